@@ -1,0 +1,34 @@
+/**
+ * Every layer throws one error class with a stable `code`. The message says what was
+ * wrong, where, and what to do; the underlying failure rides on `cause`.
+ */
+export class NestcastError<Code extends string = string> extends Error {
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+export type HarnessErrorCode =
+  | 'DUPLICATE_TOOL'
+  | 'UNKNOWN_TOOL'
+  | 'TOOL_DENIED'
+  | 'INVALID_TOOL_ARGS'
+  | 'DUPLICATE_SERVICE'
+  | 'NO_ADAPTER'
+  | 'DUPLICATE_ADAPTER'
+  | 'SESSION_EXISTS'
+  | 'SESSION_NOT_FOUND'
+  | 'SESSION_CORRUPT'
+  | 'SESSION_CLOSED'
+  | 'INVALID_SEED'
+  | 'INVALID_EVENT'
+  | 'AGENT_BUSY'
+  | 'AGENT_DISPOSED'
+  | 'UNKNOWN_TASK'
+  | 'RUNTIME_DISPOSED';
+
+export class HarnessError extends NestcastError<HarnessErrorCode> {}

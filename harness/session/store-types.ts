@@ -1,0 +1,48 @@
+import type { NewSessionEvent, SessionEvent, SessionHeader, SessionLog } from './types.js';
+
+/** A live, append-only session backed by one JSONL file. */
+export interface Session extends SessionLog {
+  readonly id: string;
+  readonly header: SessionHeader;
+  /** Every event so far, seed included; `events[i].seq === i`. */
+  readonly events: readonly SessionEvent[];
+  /** Absolute path of the JSONL file. */
+  readonly path: string;
+  /** Stamps `seq` and `time`, appends in memory and to the file, and returns the stored event. */
+  append(event: NewSessionEvent): SessionEvent;
+  /** Observe appends (used by waits and harvest); returns an unsubscribe function. */
+  onAppend(listener: (event: SessionEvent) => void): () => void;
+  /** Releases the file. Appending afterwards throws `SESSION_CLOSED`. Idempotent. */
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export interface CreateSessionOptions {
+  /** Default: a random UUID. */
+  readonly id?: string;
+  /** Default: `main`. */
+  readonly lineage?: string;
+  /** Default: `process.cwd()`. */
+  readonly cwd?: string;
+  readonly parentSession?: string;
+  readonly spawnedBy?: string;
+  /** Default: `user`. */
+  readonly origin?: 'user' | 'subagent';
+  /** Default: 0. */
+  readonly delegationDepth?: number;
+  /** Leading events inherited from another log; must be a closed log with seq contiguous from 0. */
+  readonly seed?: readonly SessionEvent[];
+}
+
+/** What `load` found wrong at the end of a file and dropped. */
+export interface RecoveredTail {
+  /** 1-based line number of the dropped line. */
+  readonly line: number;
+  readonly reason: string;
+  readonly droppedText: string;
+}
+
+export interface LoadedSessionLog extends SessionLog {
+  readonly path: string;
+  readonly recovered?: RecoveredTail;
+}
