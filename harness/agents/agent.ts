@@ -1,0 +1,101 @@
+import { HarnessError } from '../errors.js';
+import type { LlmService } from '../llm/llm-service.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Session } from '../session/store-types.js';
+import type { ContentBlock } from '../session/types.js';
+import type { ToolView } from '../tools/tool-view.js';
+import { runTurn } from './turn.js';
+import type { AgentOptions, RunOptions, TurnOutcome } from './types.js';
+
+export interface AgentDeps {
+  readonly llm: LlmService;
+  readonly tools: ToolView;
+  readonly logger: Logger;
+  /** Runs when the agent is disposed, after its turn has stopped (kills owned tasks, unregisters). */
+  readonly onDispose: (agent: Agent) => Promise<void>;
+}
+
+/** An agent bound to one session. Runs one turn at a time; listed in the registry until disposed. */
+export class Agent {
+  private current: { promise: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  private readonly pending: ContentBlock[][] = [];
+  private disposal: Promise<void> | undefined;
+
+  constructor(
+    readonly session: Session,
+    readonly options: AgentOptions,
+    private readonly deps: AgentDeps,
+  ) {}
+
+  get id(): string {
+    return this.session.id;
+  }
+
+  get lineage(): string {
+    return this.session.header.lineage;
+  }
+
+  get depth(): number {
+    return this.session.header.delegationDepth;
+  }
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  get disposed(): boolean {
+    return this.disposal !== undefined;
+  }
+
+  get tools(): ToolView {
+    return this.deps.tools;
+  }
+
+  /** Runs one turn. The signal aborts it; the turn then ends `aborted` with every open call answered. */
+  run(prompt: string | readonly ContentBlock[], options: RunOptions = {}): Promise<TurnOutcome> {
+    if (this.disposal) throw new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} (${this.id}) is disposed; create a new agent to run another turn`);
+    if (this.current) throw new HarnessError('AGENT_BUSY', `agent ${this.lineage} is already running a turn; wait for it or abort it first`);
+    const content = typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt;
+    const abort = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
+    const promise = runTurn({
+      session: this.session,
+      options: this.options,
+      llm: this.deps.llm,
+      tools: this.deps.tools,
+      agentId: this.id,
+      prompt: content,
+      signal,
+      takeSteering: () => this.pending.splice(0),
+    }).finally(() => {
+      this.current = undefined;
+    });
+    this.current = { promise, abort };
+    return promise;
+  }
+
+  /** Steers the running turn: the message joins the next model call and is recorded in the log. */
+  sendMessage(content: string | readonly ContentBlock[]): void {
+    if (!this.current) throw new HarnessError('AGENT_BUSY', `agent ${this.lineage} is not running a turn; use run() to start one`);
+    this.pending.push(typeof content === 'string' ? [{ type: 'text', text: content }] : [...content]);
+  }
+
+  /** Aborts the running turn (if any) without disposing. */
+  abort(reason?: unknown): void {
+    this.current?.abort.abort(reason);
+  }
+
+  /** Settles when the running turn (if any) has ended. Never rejects. */
+  async whenIdle(): Promise<void> {
+    await this.current?.promise.catch(() => undefined);
+  }
+
+  /** Aborts any turn, waits for it, kills owned tasks, closes the session, leaves the registry. Idempotent. */
+  dispose(): Promise<void> {
+    return (this.disposal ??= (async () => {
+      this.abort(new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} disposed`));
+      await this.whenIdle();
+      await this.deps.onDispose(this);
+    })());
+  }
+}
