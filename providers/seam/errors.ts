@@ -1,0 +1,12 @@
+import { NestcastError } from '../../harness/errors.js';
+
+export type SubagentErrorCode =
+  | 'NO_PROVIDER'
+  | 'DUPLICATE_PROVIDER'
+  | 'UNSUPPORTED_CAPABILITY'
+  | 'INVALID_REQUEST'
+  | 'DEPTH_EXCEEDED'
+  | 'ABORTED'
+  | 'START_FAILED';
+
+export class SubagentError extends NestcastError<SubagentErrorCode> {}
