@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { EventBus } from './event-bus.js';
+import { createMemoryLogger } from './logger.js';
+
+interface TestEvents {
+  ping: { n: number };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('EventBus', () => {
+  it('delivers an event to every listener in subscription order', () => {
+    const bus = new EventBus<TestEvents>(createMemoryLogger());
+    const seen: string[] = [];
+    bus.on('ping', ({ n }) => void seen.push(`a${n}`));
+    bus.on('ping', ({ n }) => void seen.push(`b${n}`));
+    bus.emit('ping', { n: 1 });
+    expect(seen).toEqual(['a1', 'b1']);
+  });
+
+  it('contains a listener that throws and still runs the listeners after it', () => {
+    const logger = createMemoryLogger();
+    const bus = new EventBus<TestEvents>(logger);
+    const seen: number[] = [];
+    bus.on('ping', () => {
+      throw new Error('boom');
+    });
+    bus.on('ping', ({ n }) => void seen.push(n));
+    expect(() => bus.emit('ping', { n: 7 })).not.toThrow();
+    expect(seen).toEqual([7]);
+    expect(bus.containedFailures().map((failure) => failure.event)).toEqual(['ping']);
+    expect(logger.lines[0]).toContain('listener of "ping" failed (contained): Error: boom');
+  });
+
+  it('contains a listener whose promise rejects', async () => {
+    const bus = new EventBus<TestEvents>(createMemoryLogger());
+    const seen: number[] = [];
+    bus.on('ping', async () => {
+      throw new Error('late boom');
+    });
+    bus.on('ping', ({ n }) => void seen.push(n));
+    bus.emit('ping', { n: 2 });
+    await flush();
+    expect(seen).toEqual([2]);
+    expect(bus.containedFailures()).toHaveLength(1);
+  });
+
+  it('stops delivering to a listener once its disposer ran', () => {
+    const bus = new EventBus<TestEvents>(createMemoryLogger());
+    const seen: number[] = [];
+    const off = bus.on('ping', ({ n }) => void seen.push(n));
+    bus.emit('ping', { n: 1 });
+    off();
+    bus.emit('ping', { n: 2 });
+    expect(seen).toEqual([1]);
+    expect(bus.listenerCount('ping')).toBe(0);
+  });
+
+  it('lets a sync throw propagate from emitStrict', () => {
+    const bus = new EventBus<TestEvents>(createMemoryLogger());
+    bus.on('ping', () => {
+      throw new Error('veto');
+    });
+    expect(() => bus.emitStrict('ping', { n: 1 })).toThrow('veto');
+  });
+});
