@@ -1,0 +1,9 @@
+export { canonicalize, canonicalJson, type Json } from './canonical-json.js';
+export {
+  canonicalRequest,
+  fingerprintOf,
+  RAW_BODY_FIELD,
+  TRANSPORT_ONLY_FIELDS,
+  type CanonicalRequest,
+} from './canonical-request.js';
+export { firstDivergence, type Divergence } from './first-divergence.js';

@@ -1,0 +1,25 @@
+export { CassetteError, DEFAULT_RECORD_HINT, type CassetteErrorCode } from './cassette-error.js';
+export { CALLS_DIR, META_FILE, lineageFile, lineageOfFile } from './lineage-file.js';
+export { loadCassette, type LoadOptions } from './load-cassette.js';
+export { saveCassette, type SaveOptions, type SaveResult } from './save-cassette.js';
+export { recorderName } from './recorder-name.js';
+export { summarizeRequest } from './request-summary.js';
+export { callLineSchema, metaSchema } from './schemas.js';
+export { formatSseEvent, DONE_FRAME } from './sse-format.js';
+export { SseParser, type ParsedSseEvent } from './sse-parser.js';
+export {
+  CASSETTE_FORMAT,
+  CASSETTE_VERSION,
+  type BodyResponse,
+  type CallFailure,
+  type CallLine,
+  type Cassette,
+  type CassetteCall,
+  type CassetteMeta,
+  type PartialResponse,
+  type Provenance,
+  type RecordedResponse,
+  type SseEvent,
+  type StoredRequest,
+  type StreamedResponse,
+} from './types.js';

@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CanonicalRequest } from '../canonical/canonical-request.js';
+import { CassetteError, DEFAULT_RECORD_HINT } from './cassette-error.js';
+import { META_FILE, lineageFile } from './lineage-file.js';
+import { decodeRequests } from './request-encoding.js';
+import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js';
+import { checkCallLine, checkMeta } from './validators.js';
+
+export interface LoadOptions {
+  /** The command that records this cassette, quoted in messages; e.g. `nestcast record delegation`. */
+  readonly recordHint?: string;
+}
+
+/** Reads and validates a cassette folder. Every line is checked against the schema; the first problem is reported as `file:line`. */
+export async function loadCassette(dir: string, options: LoadOptions = {}): Promise<Cassette> {
+  const hint = options.recordHint ?? DEFAULT_RECORD_HINT;
+  const meta = await loadMeta(dir, hint);
+  const calls: Record<string, readonly CassetteCall[]> = {};
+  for (const lineage of meta.lineages) calls[lineage] = await loadLineage(dir, lineage, hint);
+  return { provenance: meta.provenance, calls, location: dir };
+}
+
+async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
+  const file = join(dir, META_FILE);
+  const text = await readText(file);
+  if (text === undefined) {
+    throw new CassetteError(
+      'CASSETTE_NOT_FOUND',
+      `No cassette at ${dir} (${META_FILE} does not exist). Record one with: ${hint}`,
+    );
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw invalid(`${file}:${parsed.line}`, `not valid JSON (${parsed.message})`, hint);
+  const checked = checkMeta(parsed.value);
+  if (!checked.ok) throw invalid(file, checked.problem, hint);
+  return checked.value;
+}
+
+async function loadLineage(dir: string, lineage: string, hint: string): Promise<CassetteCall[]> {
+  const relative = lineageFile(lineage);
+  const file = join(dir, relative);
+  const text = await readText(file);
+  if (text === undefined) {
+    throw invalid(join(dir, META_FILE), `lists session "${lineage}" but ${relative} does not exist`, hint);
+  }
+  const rows = text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  const lines: CallLine[] = [];
+  for (const [index, row] of rows.entries()) {
+    const where = `${file}:${index + 1}`;
+    const parsed = parseJson(row);
+    if (!parsed.ok) throw invalid(where, `not valid JSON (${parsed.message})`, hint);
+    const checked = checkCallLine(parsed.value);
+    if (!checked.ok) throw invalid(where, checked.problem, hint);
+    const line = checked.value;
+    if (line.lineage !== lineage) throw invalid(where, `says lineage "${line.lineage}" but the file holds "${lineage}"`, hint);
+    if (line.call !== index + 1) throw invalid(where, `says call ${line.call} but is call ${index + 1} of the file`, hint);
+    lines.push(line);
+  }
+  const requests = decodeRequests(lines.map((line) => line.request));
+  if ('index' in requests) throw invalid(`${file}:${requests.index + 1}`, requests.message, hint);
+  return lines.map((line, i) => ({ request: requests[i] as CanonicalRequest | null, response: line.response }));
+}
+
+function invalid(where: string, problem: string, hint: string): CassetteError {
+  return new CassetteError(
+    'CASSETTE_INVALID',
+    `Invalid cassette: ${where}: ${problem}. Fix that line (see docs/cassette-format.md) or re-record with: ${hint}`,
+  );
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; line: number; message: string };
+
+function parseJson(text: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message)?.[1];
+    const line = position === undefined ? 1 : text.slice(0, Number(position)).split('\n').length;
+    return { ok: false, line, message };
+  }
+}

@@ -1,0 +1,124 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalJson } from '../canonical/canonical-json.js';
+import { CassetteError } from './cassette-error.js';
+import { lineageFileText, withoutTiming } from './call-lines.js';
+import { findSecret, type ScanTarget } from './find-secret.js';
+import { META_FILE, lineageFile } from './lineage-file.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type CassetteMeta, type Provenance } from './types.js';
+import { checkMeta } from './validators.js';
+
+export interface SaveOptions {
+  /** Values that must never be written (API keys). The whole cassette is scanned before anything is written. */
+  readonly secrets?: readonly string[];
+}
+
+/** What a save did, by path relative to the cassette folder. */
+export interface SaveResult {
+  readonly written: readonly string[];
+  /** Files whose calls equal the new ones except for timing: left byte-identical. */
+  readonly unchanged: readonly string[];
+  /** Files of sessions the new recording no longer has. */
+  readonly removed: readonly string[];
+}
+
+/**
+ * Writes a cassette folder, replacing the one there. Each file is written atomically, calls files
+ * first and meta.json last. A session whose calls equal the existing file's except for timing keeps
+ * its bytes, and meta.json (with its recordedAt) is kept when no file changed, so re-recording the
+ * same conversation leaves the folder byte-identical.
+ */
+export async function saveCassette(dir: string, cassette: Cassette, options: SaveOptions = {}): Promise<SaveResult> {
+  const lineages = Object.keys(cassette.calls).sort();
+  const files = lineages.map((lineage) => ({
+    lineage,
+    path: lineageFile(lineage),
+    text: lineageFileText(lineage, cassette.calls[lineage] ?? []),
+  }));
+  const meta: CassetteMeta = { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, provenance: orderedProvenance(cassette.provenance), lineages };
+  const metaText = `${JSON.stringify(meta, null, 2)}\n`;
+  refuseSecrets(files, metaText, cassette, options.secrets ?? []);
+
+  const previous = await readPreviousMeta(dir);
+  const written: string[] = [];
+  const unchanged: string[] = [];
+  for (const file of files) {
+    const existing = await readOptional(join(dir, file.path));
+    if (existing !== undefined && sameCalls(existing, file.text)) {
+      unchanged.push(file.path);
+      continue;
+    }
+    await writeFileAtomic(join(dir, file.path), file.text);
+    written.push(file.path);
+  }
+  const stale = (previous?.lineages ?? []).filter((lineage) => !lineages.includes(lineage)).map(lineageFile);
+  const metaUnchanged =
+    previous !== undefined && written.length === 0 && stale.length === 0 && sameProvenance(previous, meta);
+  if (metaUnchanged) unchanged.push(META_FILE);
+  else {
+    await writeFileAtomic(join(dir, META_FILE), metaText);
+    written.push(META_FILE);
+  }
+  for (const path of stale) await rm(join(dir, path), { force: true });
+  return { written, unchanged, removed: stale };
+}
+
+function refuseSecrets(
+  files: readonly { lineage: string; path: string; text: string }[],
+  metaText: string,
+  cassette: Cassette,
+  secrets: readonly string[],
+): void {
+  const targets: ScanTarget[] = [
+    ...files.map((file) => ({ where: `session "${file.lineage}" (${file.path})`, text: file.text, calls: cassette.calls[file.lineage], lineage: file.lineage })),
+    { where: META_FILE, text: metaText },
+  ];
+  const hit = findSecret(targets, secrets);
+  if (!hit) return;
+  throw new CassetteError(
+    'SECRET_IN_RECORDING',
+    `Refusing to save the recording: secret #${hit.secret} appears ${hit.how === 'verbatim' ? 'verbatim' : 'split across SSE events'} in ${hit.where}. ` +
+      'Nothing was written. The model or the server echoed a credential; remove it from the prompt or tools and record again.',
+  );
+}
+
+function sameCalls(existing: string, next: string): boolean {
+  try {
+    return withoutTiming(existing) === withoutTiming(next);
+  } catch {
+    return false;
+  }
+}
+
+/** Fields in reading order, so meta.json is stable whatever order the caller built them in. */
+function orderedProvenance(provenance: Provenance): Provenance {
+  const { source, host, model, recordedAt, recorder } = provenance;
+  return { source, ...(host === undefined ? {} : { host }), ...(model === undefined ? {} : { model }), recordedAt, recorder };
+}
+
+function sameProvenance(previous: CassetteMeta, next: CassetteMeta): boolean {
+  const { recordedAt: _a, recorder: _b, ...before } = previous.provenance;
+  const { recordedAt: _c, recorder: _d, ...after } = next.provenance;
+  return canonicalJson(before) === canonicalJson(after) && canonicalJson(previous.lineages) === canonicalJson(next.lineages);
+}
+
+async function readPreviousMeta(dir: string): Promise<CassetteMeta | undefined> {
+  const text = await readOptional(join(dir, META_FILE));
+  if (text === undefined) return undefined;
+  try {
+    const checked = checkMeta(JSON.parse(text));
+    return checked.ok ? checked.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,107 @@
+import type { Json } from '../canonical/canonical-json.js';
+import type { CanonicalRequest } from '../canonical/canonical-request.js';
+
+/** One server-sent event as received. `delay` is whole milliseconds since the previous event (or since the request, for the first). */
+export type SseEvent =
+  | { readonly delay: number; readonly data: string; readonly event?: string }
+  | { readonly delay: number; readonly comment: string };
+
+/** A streamed (`text/event-stream`) answer. `done` says the stream ended with `data: [DONE]`. */
+export interface StreamedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly events: readonly SseEvent[];
+  readonly done: boolean;
+}
+
+/** A successful answer that was not a stream (a request made with `stream: false`). */
+export interface BodyResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** What had arrived before a call failed mid-stream. */
+export interface PartialResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly events: readonly SseEvent[];
+}
+
+export type CallFailure =
+  /** The server answered with status >= 400. */
+  | {
+      readonly kind: 'http';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: string;
+    }
+  /** The connection failed (refused, reset, dropped mid-stream). */
+  | { readonly kind: 'network'; readonly message: string; readonly code?: string; readonly partial?: PartialResponse }
+  /** The caller's signal timed out (`AbortSignal.timeout`). */
+  | { readonly kind: 'timeout'; readonly message: string; readonly partial?: PartialResponse }
+  /** The caller aborted. Replay serves `partial` and then waits for the live caller to abort too. */
+  | { readonly kind: 'aborted'; readonly message: string; readonly partial?: PartialResponse };
+
+export type RecordedResponse = StreamedResponse | BodyResponse | { readonly error: CallFailure };
+
+/** One model call: the full canonical request (`null`: any request matches) and what came back. */
+export interface CassetteCall {
+  readonly request: CanonicalRequest | null;
+  readonly response: RecordedResponse;
+}
+
+export interface Provenance {
+  /** `recorded` from an API (or a model server), `authored` from a script. */
+  readonly source: 'recorded' | 'authored';
+  /** Host the calls were recorded from, e.g. `api.deepseek.com` or `127.0.0.1:41234`. */
+  readonly host?: string;
+  /** Model named by the first request. */
+  readonly model?: string;
+  /** ISO 8601 time of the recording; kept when a re-record changes nothing. */
+  readonly recordedAt: string;
+  /** `nestcast <version>` that wrote the cassette. */
+  readonly recorder: string;
+}
+
+/** A cassette in memory: calls per lineage, in call order. */
+export interface Cassette {
+  readonly provenance: Provenance;
+  readonly calls: Readonly<Record<string, readonly CassetteCall[]>>;
+  /** The folder it was loaded from, for messages. */
+  readonly location?: string;
+}
+
+export const CASSETTE_FORMAT = 'nestcast-cassette';
+export const CASSETTE_VERSION = 1;
+
+/** `meta.json`. */
+export interface CassetteMeta {
+  readonly format: typeof CASSETTE_FORMAT;
+  readonly version: typeof CASSETTE_VERSION;
+  readonly provenance: Provenance;
+  /** Every lineage with a calls file, sorted. Authoritative: files not listed are ignored. */
+  readonly lineages: readonly string[];
+}
+
+/** A request as stored on a call line: enough to rebuild the full request from the lineage's earlier lines. */
+export interface StoredRequest {
+  /** sha256 of the canonical full request: lets a diff show which requests changed. */
+  readonly fingerprint: string;
+  /** One human line: model, message count, tools, last message. */
+  readonly summary: string;
+  /** The request without `messages`; omitted when equal to the previous call's. */
+  readonly base?: CanonicalRequest;
+  /** Messages appended since this lineage's previous call; absent when the request has no `messages` array. */
+  readonly added?: readonly Json[];
+  /** The messages are not an extension of the previous call's: `added` holds all of them. */
+  readonly reset?: true;
+}
+
+/** One line of `calls/<lineage>.jsonl`. */
+export interface CallLine {
+  readonly lineage: string;
+  readonly call: number;
+  readonly request: StoredRequest | null;
+  readonly response: RecordedResponse;
+}

@@ -1,0 +1,2 @@
+export { currentLineage, withLineage } from './lineage-scope.js';
+export { DEFAULT_LINEAGE, resolveLineage } from './resolve-lineage.js';
