@@ -97,7 +97,8 @@ export const reply = (status: number, body: string, headers: Readonly<Record<str
 
 /**
  * A handler that plays `steps` for every request. Unless the first step is a `reply`, the
- * response starts at once as `200 text/event-stream` with its headers flushed.
+ * response starts at once as `200 text/event-stream` with its headers flushed. A script that
+ * runs out of steps ends the response; use `wait` to hold it open.
  */
 export function scriptedResponse(steps: readonly ResponseStep[]): LoopbackHandler {
   return async (_request, res) => {
@@ -126,6 +127,7 @@ export function scriptedResponse(steps: readonly ResponseStep[]): LoopbackHandle
           return;
       }
     }
+    if (!res.destroyed) res.end();
   };
 }
 
