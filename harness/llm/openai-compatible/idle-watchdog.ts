@@ -1,24 +1,32 @@
-/** Fires `onIdle` once when `kick()` has not been called for `timeoutMs`. */
+/**
+ * Fires `onIdle` once when an armed wait lasts `timeoutMs`. Armed only while the adapter waits
+ * on the network, so a consumer that is slow between events never trips it.
+ */
 export class IdleWatchdog {
-  readonly #timer: NodeJS.Timeout;
+  readonly #timeoutMs: number;
+  readonly #onIdle: () => void;
+  #timer: NodeJS.Timeout | undefined;
   #fired = false;
 
   constructor(timeoutMs: number, onIdle: () => void) {
-    this.#timer = setTimeout(() => {
-      this.#fired = true;
-      onIdle();
-    }, timeoutMs);
+    this.#timeoutMs = timeoutMs;
+    this.#onIdle = onIdle;
   }
 
   get fired(): boolean {
     return this.#fired;
   }
 
-  kick(): void {
-    if (!this.#fired) this.#timer.refresh();
+  arm(): void {
+    this.disarm();
+    this.#timer = setTimeout(() => {
+      this.#fired = true;
+      this.#onIdle();
+    }, this.#timeoutMs);
   }
 
-  stop(): void {
-    clearTimeout(this.#timer);
+  disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }

@@ -403,6 +403,16 @@ describe('failures', () => {
     expect(await onlyRequest(target).outcome).toBe('closed-early');
   });
 
+  it('does not time out while the consumer is slow between events, only while waiting on the network', async () => {
+    const target = await serve([write(sseFrames([chunk({ content: 'a' }), chunk({ content: 'b' }, 'stop')])), end()]);
+    const seen: LlmEvent[] = [];
+    for await (const event of adapterFor(target, { idleTimeoutMs: 20 }).stream(hello, {})) {
+      seen.push(event);
+      if (seen.length === 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(seen.map((event) => event.type)).toEqual(['text-delta', 'text-delta', 'finish']);
+  });
+
   it('fails with ABORTED and closes the request socket when the caller aborts mid-stream', async () => {
     const target = await serve([write(sseFrames([chunk({ content: 'first' })], { done: false })), wait(60_000)]);
     const controller = new AbortController();

@@ -87,14 +87,15 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
   try {
     let response: Response;
     try {
+      watchdog.arm();
       response = await fetchImpl(call.url, { ...call.init, signal: connection.signal });
     } catch (cause) {
       throw failure(cause, 'before a response arrived');
     }
-    watchdog.kick();
     if (!response.ok) {
       let body: string;
       try {
+        watchdog.arm();
         body = await response.text();
       } catch (cause) {
         throw failure(cause, `while reading the HTTP ${response.status} error body`);
@@ -110,12 +111,13 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
     for (;;) {
       let read: Awaited<ReturnType<typeof reader.read>>;
       try {
+        watchdog.arm();
         read = await reader.read();
       } catch (cause) {
         throw failure(cause, `mid-stream: the stream was cut after ${received} events`);
       }
+      watchdog.disarm();
       if (read.done) break;
-      watchdog.kick();
       for (const message of decoder.push(read.value)) {
         received++;
         yield* translator.accept(message.data);
@@ -127,7 +129,7 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
     }
     throw new LlmError('PROTOCOL', `${call.source} ended the stream after ${received} events without data: [DONE]; the response was truncated`);
   } finally {
-    watchdog.stop();
+    watchdog.disarm();
     signal?.removeEventListener('abort', onAbort);
     // Releases the connection whatever happened (error, early return by the consumer); a no-op once the body is fully read.
     connection.abort();
