@@ -7,7 +7,7 @@ const optionalString = (value: unknown): boolean => value === undefined || (type
 /** Every way `header` fails to be a well-formed `SessionHeader`; empty when it is one. */
 export function headerProblems(header: unknown): string[] {
   if (!isRecord(header)) return ['the header (line 1) must be a JSON object'];
-  if (header['type'] !== 'session') return [`the header must have type "session", got ${JSON.stringify(header['type'])}`];
+  if (header['type'] !== 'session') return [`header.type must be "session", got ${JSON.stringify(header['type'])}`];
   const problems: string[] = [];
   if (header['version'] !== SESSION_FORMAT_VERSION) {
     problems.push(

@@ -46,3 +46,14 @@ export interface LoadedSessionLog extends SessionLog {
   readonly path: string;
   readonly recovered?: RecoveredTail;
 }
+
+export interface SessionStoreOptions {
+  /** Directory holding one `<id>.jsonl` per session; created on first use. */
+  readonly root: string;
+}
+
+/** What `resume` gives back: the reopened session and, after a crash, the line it dropped. */
+export interface ResumedSession {
+  readonly session: Session;
+  readonly recovered?: RecoveredTail;
+}

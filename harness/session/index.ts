@@ -1,0 +1,10 @@
+export * from './types.js';
+export type { CreateSessionOptions, LoadedSessionLog, RecoveredTail, ResumedSession, Session, SessionStoreOptions } from './store-types.js';
+export { SessionStore } from './session-store.js';
+export { parseSessionLog, serializeSessionLine, serializeSessionLog } from './jsonl.js';
+export { assertInvariants, checkInvariants, INVARIANT_RULES } from './invariants.js';
+export type { InvariantOptions, InvariantRule, UncheckedLog, Violation } from './invariants.js';
+export { balancedPrefix } from './balanced-prefix.js';
+export { childLineage, lineageProblem, ordinalSpawnedBy } from './lineage.js';
+export { eventShapeProblem, SESSION_EVENT_TYPES } from './event-shape.js';
+export { headerProblems } from './header-shape.js';

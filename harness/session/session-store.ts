@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { openSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve, sep } from 'node:path';
+import { HarnessError } from '../errors.js';
+import { writeFileAtomically } from './atomic-write.js';
+import { FileSession } from './file-session.js';
+import { frozenJsonCopy } from './frozen-json-copy.js';
+import { headerProblems } from './header-shape.js';
+import { checkInvariants } from './invariants.js';
+import { parseSessionLog, serializeSessionLog } from './jsonl.js';
+import type { CreateSessionOptions, LoadedSessionLog, ResumedSession, Session, SessionStoreOptions } from './store-types.js';
+import { SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from './types.js';
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The `sessions` service: one JSONL file per session under `root`. */
+export class SessionStore {
+  readonly root: string;
+  private readonly open = new Map<string, FileSession>();
+
+  constructor(options: SessionStoreOptions) {
+    this.root = resolve(options.root);
+  }
+
+  async create(options: CreateSessionOptions = {}): Promise<Session> {
+    const header = this.headerFor(options);
+    const seed = validSeed(header, options.seed ?? []);
+    const path = join(this.root, `${header.id}.jsonl`);
+    await mkdir(this.root, { recursive: true });
+    try {
+      await writeFileAtomically(path, serializeSessionLog({ header, events: seed }), { replace: false });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      throw new HarnessError(
+        'SESSION_EXISTS',
+        `Session ${header.id} already exists at ${path}. Give the new session another id, or continue that one with sessions.resume(${JSON.stringify(header.id)}).`,
+        { cause: error },
+      );
+    }
+    return this.openSession(header, seed, path);
+  }
+
+  /** Reads a session file without opening it for writing. */
+  async load(pathOrId: string): Promise<LoadedSessionLog> {
+    const path = this.pathOf(pathOrId);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      throw new HarnessError(
+        'SESSION_NOT_FOUND',
+        `No session file at ${path} (asked for ${JSON.stringify(pathOrId)}). sessions.list() shows the sessions under ${this.root}.`,
+        { cause: error },
+      );
+    }
+    return parseSessionLog(text, path);
+  }
+
+  /** Reopens a session for appending; a crash-truncated tail is dropped from the file first and reported. */
+  async resume(pathOrId: string): Promise<ResumedSession> {
+    const path = this.pathOf(pathOrId);
+    const live = this.open.get(path);
+    if (live !== undefined) {
+      throw new HarnessError(
+        'SESSION_EXISTS',
+        `Session ${live.header.lineage} (${path}) is already open in this store; use that Session, or close it before resuming.`,
+      );
+    }
+    const loaded = await this.load(path);
+    const gap = loaded.events.findIndex((event, index) => event.seq !== index);
+    if (gap !== -1) {
+      throw new HarnessError(
+        'SESSION_CORRUPT',
+        `${path}:${gap + 2}: seq ${loaded.events[gap]?.seq} where ${gap} belongs; appending would continue a broken log. Restore the file or delete it.`,
+      );
+    }
+    if (loaded.recovered !== undefined) await writeFileAtomically(path, serializeSessionLog(loaded), { replace: true });
+    const events = loaded.events.map((event) => frozenJsonCopy(event, path, `event ${event.seq}`));
+    const session = this.openSession(frozenJsonCopy(loaded.header, path, 'header'), events, path);
+    return loaded.recovered === undefined ? { session } : { session, recovered: loaded.recovered };
+  }
+
+  /** Absolute paths of every `*.jsonl` under the root, recursively, sorted. */
+  async list(): Promise<string[]> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.root, { recursive: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    return entries
+      .filter((entry) => entry.endsWith('.jsonl'))
+      .map((entry) => join(this.root, entry))
+      .sort();
+  }
+
+  /** Sessions open for appending right now. */
+  live(): readonly Session[] {
+    return [...this.open.values()];
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.live().map((session) => session.close()));
+  }
+
+  private openSession(header: SessionHeader, events: readonly SessionEvent[], path: string): FileSession {
+    const session = new FileSession({
+      header,
+      events,
+      path,
+      fd: openSync(path, 'a'),
+      onClose: (closed) => this.open.delete(closed.path),
+    });
+    this.open.set(path, session);
+    return session;
+  }
+
+  private pathOf(pathOrId: string): string {
+    const isPath = isAbsolute(pathOrId) || pathOrId.includes('/') || pathOrId.includes(sep) || pathOrId.endsWith('.jsonl');
+    return isPath ? resolve(pathOrId) : join(this.root, `${pathOrId}.jsonl`);
+  }
+
+  private headerFor(options: CreateSessionOptions): SessionHeader {
+    const id = options.id ?? randomUUID();
+    const seedLength = options.seed?.length ?? 0;
+    const header: SessionHeader = Object.freeze({
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id,
+      createdAt: Date.now(),
+      cwd: options.cwd ?? process.cwd(),
+      lineage: options.lineage ?? 'main',
+      ...(options.parentSession === undefined ? {} : { parentSession: options.parentSession }),
+      ...(options.spawnedBy === undefined ? {} : { spawnedBy: options.spawnedBy }),
+      origin: options.origin ?? 'user',
+      delegationDepth: options.delegationDepth ?? 0,
+      ...(seedLength > 0 ? { seedLength } : {}),
+    });
+    const problems = headerProblems(header);
+    if (!SESSION_ID.test(id)) problems.unshift(`id ${JSON.stringify(id)} cannot name a file: use letters, digits, '.', '_' and '-'`);
+    if (problems.length > 0) {
+      throw new HarnessError('INVALID_EVENT', `Cannot create session ${JSON.stringify(id)} under ${this.root}: ${problems.join('; ')}.`);
+    }
+    return header;
+  }
+}
+
+/** The seed as frozen copies, or `INVALID_SEED` naming its first broken rule. */
+function validSeed(header: SessionHeader, seed: readonly SessionEvent[]): SessionEvent[] {
+  const where = `Cannot create session ${header.lineage} (${header.id}) from its seed`;
+  const first = checkInvariants({ header, events: seed }, { finished: true }).find((violation) => violation.rule !== 'header');
+  if (first !== undefined) {
+    const at = first.seq === null ? '' : ` at seq ${first.seq}`;
+    throw new HarnessError(
+      'INVALID_SEED',
+      `${where}: [${first.rule}]${at}: ${first.message}. A seed must be a closed log with seq from 0, such as balancedPrefix(parent.events).`,
+    );
+  }
+  try {
+    return seed.map((event, index) => frozenJsonCopy(event, where, `seed[${index}]`));
+  } catch (error) {
+    throw new HarnessError('INVALID_SEED', (error as Error).message, { cause: error });
+  }
+}
