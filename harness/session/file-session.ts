@@ -72,6 +72,7 @@ export class FileSession implements Session {
   }
 
   onAppend(listener: AppendListener): () => void {
+    // A fresh wrapper per subscription, so subscribing one function twice unsubscribes independently.
     const subscription: AppendListener = (event) => listener(event);
     this.listeners.add(subscription);
     return () => {

@@ -63,6 +63,7 @@ describe('SessionStore.create', () => {
     });
     expect(session.header).toEqual(header);
     expect(session.events).toEqual([]);
+    expect((await store.create({ seed: [] })).header).not.toHaveProperty('seedLength');
   });
 
   it('writes parentSession, spawnedBy and seedLength only when given, and the seed after the header', async () => {
@@ -315,6 +316,15 @@ describe('SessionStore.load, resume and list', () => {
   it('resume refuses a session already open in this store', async () => {
     await store.create({ id: 'busy' });
     expect(await rejection(store.resume('busy'))).toMatchObject({ code: 'SESSION_EXISTS', message: expect.stringMatching(/already open/) });
+  });
+
+  it('of two concurrent resumes of one session exactly one wins', async () => {
+    const session = await store.create({ id: 'twice' });
+    await session.close();
+    const outcomes = await Promise.allSettled([store.resume('twice'), store.resume('twice')]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { code: 'SESSION_EXISTS' } });
+    expect(store.live()).toHaveLength(1);
   });
 
   it('resume refuses a file whose seq has a gap, naming the line', async () => {

@@ -18,6 +18,8 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export class SessionStore {
   readonly root: string;
   private readonly open = new Map<string, FileSession>();
+  /** Paths being resumed right now; claimed synchronously so two resumes cannot both rewrite and open one file. */
+  private readonly resuming = new Set<string>();
 
   constructor(options: SessionStoreOptions) {
     this.root = resolve(options.root);
@@ -61,25 +63,18 @@ export class SessionStore {
   /** Reopens a session for appending; a crash-truncated tail is dropped from the file first and reported. */
   async resume(pathOrId: string): Promise<ResumedSession> {
     const path = this.pathOf(pathOrId);
-    const live = this.open.get(path);
-    if (live !== undefined) {
+    if (this.open.has(path) || this.resuming.has(path)) {
       throw new HarnessError(
         'SESSION_EXISTS',
-        `Session ${live.header.lineage} (${path}) is already open in this store; use that Session, or close it before resuming.`,
+        `Session ${path} is already open in this store; use that Session, or close it before resuming.`,
       );
     }
-    const loaded = await this.load(path);
-    const gap = loaded.events.findIndex((event, index) => event.seq !== index);
-    if (gap !== -1) {
-      throw new HarnessError(
-        'SESSION_CORRUPT',
-        `${path}:${gap + 2}: seq ${loaded.events[gap]?.seq} where ${gap} belongs; appending would continue a broken log. Restore the file or delete it.`,
-      );
+    this.resuming.add(path);
+    try {
+      return await this.reopen(path);
+    } finally {
+      this.resuming.delete(path);
     }
-    if (loaded.recovered !== undefined) await writeFileAtomically(path, serializeSessionLog(loaded), { replace: true });
-    const events = loaded.events.map((event) => frozenJsonCopy(event, path, `event ${event.seq}`));
-    const session = this.openSession(frozenJsonCopy(loaded.header, path, 'header'), events, path);
-    return loaded.recovered === undefined ? { session } : { session, recovered: loaded.recovered };
   }
 
   /** Absolute paths of every `*.jsonl` under the root, recursively, sorted. */
@@ -104,6 +99,21 @@ export class SessionStore {
 
   async closeAll(): Promise<void> {
     await Promise.all(this.live().map((session) => session.close()));
+  }
+
+  private async reopen(path: string): Promise<ResumedSession> {
+    const loaded = await this.load(path);
+    const gap = loaded.events.findIndex((event, index) => event.seq !== index);
+    if (gap !== -1) {
+      throw new HarnessError(
+        'SESSION_CORRUPT',
+        `${path}:${gap + 2}: seq ${loaded.events[gap]?.seq} where ${gap} belongs; appending would continue a broken log. Restore the file or delete it.`,
+      );
+    }
+    if (loaded.recovered !== undefined) await writeFileAtomically(path, serializeSessionLog(loaded), { replace: true });
+    const events = loaded.events.map((event) => frozenJsonCopy(event, path, `event ${event.seq}`));
+    const session = this.openSession(frozenJsonCopy(loaded.header, path, 'header'), events, path);
+    return loaded.recovered === undefined ? { session } : { session, recovered: loaded.recovered };
   }
 
   private openSession(header: SessionHeader, events: readonly SessionEvent[], path: string): FileSession {
