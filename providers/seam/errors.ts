@@ -7,6 +7,8 @@ export type SubagentErrorCode =
   | 'INVALID_REQUEST'
   | 'DEPTH_EXCEEDED'
   | 'ABORTED'
-  | 'START_FAILED';
+  | 'START_FAILED'
+  | 'NO_SERVICE'
+  | 'INVALID_CONFIG';
 
 export class SubagentError extends NestcastError<SubagentErrorCode> {}

@@ -59,6 +59,8 @@ export interface SubagentStartRequest {
 /** What a provider receives: the caller's request plus what the service resolved for it. */
 export interface ResolvedStartRequest extends SubagentStartRequest {
   readonly runId: string;
+  /** The caller's `spawnedBy`, or `c<N>` (N-th such child of this parent) when it gave none. */
+  readonly spawnedBy: string;
   /** The child's lineage, `<parent lineage>/<spawnedBy>` or `<parent lineage>/c<N>`. */
   readonly lineage: string;
   /** The child's delegation depth: the parent's + 1. */

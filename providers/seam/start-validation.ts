@@ -1,0 +1,81 @@
+import { compileSchema, type JsonSchema } from '../../harness/schema.js';
+import { SubagentError } from './errors.js';
+import type { StartCapability, SubagentProvider, SubagentStartRequest } from './types.js';
+
+/** The order the service checks requested start-time capabilities in. */
+const CAPABILITY_ORDER: readonly StartCapability[] = ['outputSchema', 'maxDepth', 'toolFilter', 'persona'];
+
+/** Refuses a request that needs a start-time capability the provider does not advertise. */
+export function assertCapabilities(provider: SubagentProvider, request: SubagentStartRequest): void {
+  for (const capability of CAPABILITY_ORDER) {
+    if (request[capability] === undefined || provider.capabilities[capability]) continue;
+    throw new SubagentError(
+      'UNSUPPORTED_CAPABILITY',
+      `subagent provider "${provider.name}" does not support the "${capability}" capability; ` +
+        `drop "${capability}" from the request or use a provider that advertises it`,
+    );
+  }
+}
+
+/** Whether `value` is a cap `maxDepth` may take: a non-negative safe integer (not -0). */
+export function isValidMaxDepth(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
+}
+
+/** Refuses a request whose fields are malformed, before any provider sees it. */
+export function assertWellFormed(provider: SubagentProvider, request: SubagentStartRequest): void {
+  const invalid = (what: string) =>
+    new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${what}`);
+  if (typeof request.prompt !== 'string') throw invalid('prompt must be a string');
+  if (!(request.signal instanceof AbortSignal)) throw invalid('signal is required (an AbortSignal that cancels the run)');
+  if (request.maxDepth !== undefined && !isValidMaxDepth(request.maxDepth)) {
+    throw invalid(`maxDepth must be a non-negative safe integer, got ${String(request.maxDepth)}`);
+  }
+  if (request.spawnedBy !== undefined && (request.spawnedBy === '' || request.spawnedBy.includes('/'))) {
+    throw invalid(`spawnedBy ${JSON.stringify(request.spawnedBy)} must be non-empty and contain no '/' (it names the child's lineage)`);
+  }
+  if (request.outputSchema !== undefined) {
+    const problem = outputSchemaProblem(request.outputSchema);
+    if (problem !== null) throw invalid(`unsupported output schema: ${problem}`);
+  }
+}
+
+/** Why `schema` is outside the supported subset (object-rooted, plain JSON, compiles with ajv), or null. */
+export function outputSchemaProblem(schema: unknown): string | null {
+  if (!isPlainObject(schema)) return 'it must be a JSON Schema object';
+  if (schema['type'] !== 'object') return `its root must be {"type": "object", ...}, got type ${JSON.stringify(schema['type'])}`;
+  const nonJson = nonJsonPath(schema, '(root)');
+  if (nonJson !== null) return `it holds a value JSON cannot represent at ${nonJson}`;
+  try {
+    compileSchema(schema as JsonSchema);
+  } catch (error) {
+    return `ajv cannot compile it: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return null;
+}
+
+function nonJsonPath(value: unknown, path: string): string | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = nonJsonPath(item, `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (isPlainObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nonJsonPath(item, `${path}.${key}`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  return path;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
