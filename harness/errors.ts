@@ -26,6 +26,7 @@ export type HarnessErrorCode =
   | 'SESSION_CLOSED'
   | 'INVALID_SEED'
   | 'INVALID_EVENT'
+  | 'INVALID_SESSION_OPTIONS'
   | 'AGENT_BUSY'
   | 'AGENT_DISPOSED'
   | 'UNKNOWN_TASK'

@@ -15,11 +15,11 @@ export function lineageProblem(lineage: unknown): string | null {
 export function childLineage(parentLineage: string, spawnedBy: string): string {
   const parentProblem = lineageProblem(parentLineage);
   if (parentProblem !== null) {
-    throw new HarnessError('INVALID_EVENT', `Cannot derive a child lineage: ${parentProblem}.`);
+    throw new HarnessError('INVALID_SESSION_OPTIONS', `Cannot derive a child lineage: ${parentProblem}.`);
   }
   if (spawnedBy.length === 0 || spawnedBy.includes('/')) {
     throw new HarnessError(
-      'INVALID_EVENT',
+      'INVALID_SESSION_OPTIONS',
       `Cannot derive a child lineage of ${JSON.stringify(parentLineage)}: spawnedBy ${JSON.stringify(spawnedBy)} must be ` +
         `non-empty and contain no '/'. Pass the id of the tool call that started the child, or ordinalSpawnedBy(n).`,
     );
@@ -30,7 +30,7 @@ export function childLineage(parentLineage: string, spawnedBy: string): string {
 /** `spawnedBy` for the n-th (1-based) child of a parent when no tool call started it. */
 export function ordinalSpawnedBy(n: number): string {
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new HarnessError('INVALID_EVENT', `ordinalSpawnedBy needs a 1-based child number, got ${String(n)}.`);
+    throw new HarnessError('INVALID_SESSION_OPTIONS', `ordinalSpawnedBy needs a 1-based child number, got ${String(n)}.`);
   }
   return `c${n}`;
 }

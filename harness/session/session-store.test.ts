@@ -135,7 +135,7 @@ describe('SessionStore.create', () => {
     ['a spawnedBy that is not the lineage tail', { lineage: 'main/a', spawnedBy: 'b' }, /must end with "\/b"/],
   ])('refuses %s before writing anything', async (_case, options, message) => {
     const error = await rejection(store.create(options));
-    expect(error).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringMatching(message) });
+    expect(error).toMatchObject({ code: 'INVALID_SESSION_OPTIONS', message: expect.stringMatching(message) });
     expect(await store.list()).toEqual([]);
   });
 });

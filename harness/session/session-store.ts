@@ -152,7 +152,7 @@ export class SessionStore {
     const problems = headerProblems(header);
     if (!SESSION_ID.test(id)) problems.unshift(`id ${JSON.stringify(id)} cannot name a file: use letters, digits, '.', '_' and '-'`);
     if (problems.length > 0) {
-      throw new HarnessError('INVALID_EVENT', `Cannot create session ${JSON.stringify(id)} under ${this.root}: ${problems.join('; ')}.`);
+      throw new HarnessError('INVALID_SESSION_OPTIONS', `Cannot create session ${JSON.stringify(id)} under ${this.root}: ${problems.join('; ')}.`);
     }
     return header;
   }
