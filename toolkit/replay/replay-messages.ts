@@ -1,0 +1,61 @@
+import type { Json } from '../canonical/canonical-json.js';
+import type { Divergence } from '../canonical/first-divergence.js';
+import { CassetteError } from '../cassette/cassette-error.js';
+
+/** Where the cassette came from and how to re-record it, for every message. */
+export interface MessageContext {
+  readonly location: string;
+  readonly recordHint: string;
+}
+
+const VALUE_CHARS = 120;
+
+export function unrecordedSession(lineage: string, known: readonly string[], context: MessageContext): CassetteError {
+  return new CassetteError(
+    'UNRECORDED_SESSION',
+    `Session "${lineage}" made a model call, but ${context.location} has no recording for it. ` +
+      `Recorded sessions: ${known.length === 0 ? '(none)' : known.join(', ')}. ` +
+      'The run took a different path than the recording (a child started by another tool call gets another lineage). ' +
+      `If the change is intended, re-record with: ${context.recordHint}`,
+  );
+}
+
+export function cassetteExhausted(lineage: string, call: number, total: number, context: MessageContext): CassetteError {
+  return new CassetteError(
+    'CASSETTE_EXHAUSTED',
+    `Session "${lineage}" made model call ${call}, but ${context.location} recorded only ${total} call${total === 1 ? '' : 's'} for it. ` +
+      `The code now makes more calls than when it was recorded; if that is intended, re-record with: ${context.recordHint}`,
+  );
+}
+
+export function requestMismatch(lineage: string, call: number, divergence: Divergence, context: MessageContext): CassetteError {
+  return new CassetteError(
+    'REQUEST_MISMATCH',
+    `Model call ${call} of session "${lineage}" does not match ${context.location} at ${divergence.path}:\n` +
+      `  recorded: ${showValue(divergence.recorded)}\n` +
+      `  live:     ${showValue(divergence.live)}\n` +
+      `If the change is intended, re-record with: ${context.recordHint}. ` +
+      "To serve recordings by position whatever the request, replay with mode: 'sequence'.",
+  );
+}
+
+export interface Consumption {
+  readonly lineage: string;
+  readonly consumed: number;
+  readonly total: number;
+}
+
+export function unconsumedCalls(sessions: readonly Consumption[], context: MessageContext): CassetteError {
+  const list = sessions.map((s) => `  ${s.lineage}: ${s.consumed}/${s.total} calls consumed`).join('\n');
+  return new CassetteError(
+    'UNCONSUMED_CALLS',
+    `The run ended with recorded model calls nobody requested (${context.location}):\n${list}\n` +
+      `The code now makes fewer calls than when it was recorded; if that is intended, re-record with: ${context.recordHint}`,
+  );
+}
+
+export function showValue(value: Json | undefined): string {
+  if (value === undefined) return '(absent)';
+  const text = JSON.stringify(value);
+  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text;
+}

@@ -1,0 +1,258 @@
+import { describe, expect, test } from 'vitest';
+import type { Cassette, CassetteCall } from '../cassette/types.js';
+import { chatBody, chatRequest, sampleCassette, textStream } from '../cassette/testing/sample-cassette.js';
+import { withLineage } from '../lineage/lineage-scope.js';
+import { createReplayingFetch, type ReplayWarning } from './replaying-fetch.js';
+
+const URL_ = 'http://127.0.0.1:9/v1/chat/completions';
+const hint = { recordHint: 'nestcast record trip' };
+const located = (cassette: Cassette): Cassette => ({ ...cassette, location: 'recordings/trip' });
+
+function post(lineage: string | undefined, messages: readonly object[], extra: Record<string, unknown> = {}, init: RequestInit = {}): [string, RequestInit] {
+  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: 'Bearer sk-live' };
+  if (lineage) headers['x-session-lineage'] = lineage;
+  return [URL_, { method: 'POST', headers, body: chatBody(messages, extra), ...init }];
+}
+
+const user = (content: string) => ({ role: 'user', content });
+const firstMainCall = () => post('main', [user('plan the trip')]);
+
+function cassetteOf(calls: Record<string, CassetteCall[]>): Cassette {
+  return { ...sampleCassette(), calls };
+}
+
+describe('serving a recording', () => {
+  test('re-emits exactly the recorded events, then [DONE], with status and headers', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    const response = await fetch(...firstMainCall());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe(
+      'data: {"choices":[{"index":0,"delta":{"content":"Sure"}}]}\n\n' +
+        'data: {"choices":[{"index":0,"delta":{"content":", delegating."}}]}\n\n' +
+        'data: [DONE]\n\n',
+    );
+  });
+
+  test('a whole conversation across two sessions is consumed and passes assertConsumed', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    await (await fetch(...firstMainCall())).text();
+    await (await fetch(...post('main/call_1', [user('find trains')], { temperature: 0 }))).text();
+    await (await fetch(...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('go on')]))).text();
+    expect(() => fetch.assertConsumed()).not.toThrow();
+    expect(fetch.report().sessions).toEqual([
+      { lineage: 'main', consumed: 2, total: 2 },
+      { lineage: 'main/call_1', consumed: 1, total: 1 },
+    ]);
+  });
+
+  test('without a header the lineage comes from withLineage, else main', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    const child = await withLineage('main/call_1', () => fetch(...post(undefined, [user('find trains')], { temperature: 0 })));
+    expect(await child.text()).toContain('Train at 9.');
+    expect(await (await fetch(...post(undefined, [user('plan the trip')]))).text()).toContain('Sure');
+  });
+
+  test('a recorded HTTP error replays as that status and body', async () => {
+    const fetch = createReplayingFetch(
+      cassetteOf({ main: [{ request: null, response: { error: { kind: 'http', status: 429, headers: { 'retry-after': '2' }, body: '{"error":{"message":"slow down"}}' } } }] }),
+    );
+    const response = await fetch(...firstMainCall());
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(await response.json()).toEqual({ error: { message: 'slow down' } });
+  });
+
+  test('a recorded connection failure rejects like a real fetch', async () => {
+    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'network', message: 'connect ECONNREFUSED', code: 'ECONNREFUSED' } } }] }));
+    const error = await fetch(...firstMainCall()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({ message: 'fetch failed', cause: { message: 'connect ECONNREFUSED', code: 'ECONNREFUSED' } });
+  });
+
+  test('a stream cut mid-way delivers the events received before the cut, then fails the body', async () => {
+    const partial = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ delay: 1, data: '{"n":1}' }] };
+    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'network', message: 'other side closed', partial } } }] }));
+    const reader = (await fetch(...firstMainCall())).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"n":1}\n\n');
+    await expect(reader.read()).rejects.toMatchObject({ name: 'TypeError', message: 'terminated', cause: { message: 'other side closed' } });
+  });
+
+  test('a recorded timeout fails with a TimeoutError after its partial events', async () => {
+    const partial = { status: 200, headers: {}, events: [{ delay: 1, data: '{"n":1}' }] };
+    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'timeout', message: 'timed out', partial } } }] }));
+    const response = await fetch(...firstMainCall());
+    await expect(response.text()).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  test('aborting the request signal fails the body at once with the abort reason', async () => {
+    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { ...textStream(['a', 'b']), events: [{ delay: 1, data: 'a' }, { delay: 60_000, data: 'b' }] } }] }));
+    const controller = new AbortController();
+    const [url, init] = firstMainCall();
+    const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
+    await reader.read();
+    controller.abort();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  test('a call the caller cancelled while recording is held open after its events until the live caller aborts too', async () => {
+    const partial = { status: 200, headers: {}, events: [{ delay: 1, data: '{"n":1}' }] };
+    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'aborted', message: 'aborted', partial } } }] }));
+    const controller = new AbortController();
+    const [url, init] = firstMainCall();
+    const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
+    await reader.read();
+    const next = reader.read();
+    const state = await Promise.race([next.then(() => 'settled', () => 'settled'), new Promise((r) => setTimeout(r, 30, 'pending'))]);
+    expect(state).toBe('pending');
+    controller.abort();
+    await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('timing', () => {
+  const slow = () => cassetteOf({ main: [{ request: null, response: { ...textStream([]), events: [{ delay: 0, data: 'a' }, { delay: 60_000, data: 'b' }] } }] });
+
+  test('instant timing ignores recorded delays', async () => {
+    const fetch = createReplayingFetch(slow(), { timing: 'instant' });
+    expect(await (await fetch(...firstMainCall())).text()).toBe('data: a\n\ndata: b\n\ndata: [DONE]\n\n');
+  });
+
+  test('recorded timing holds an event back for its recorded delay', async () => {
+    const fetch = createReplayingFetch(slow(), { timing: 'recorded' });
+    const controller = new AbortController();
+    const [url, init] = firstMainCall();
+    const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
+    await reader.read();
+    const second = reader.read();
+    const state = await Promise.race([second.then(() => 'arrived', () => 'arrived'), new Promise((r) => setTimeout(r, 30, 'waiting'))]);
+    expect(state).toBe('waiting');
+    controller.abort();
+    await second.catch(() => undefined);
+  });
+
+  test('scaled timing shortens the recorded delays', async () => {
+    const fetch = createReplayingFetch(slow(), { timing: { scale: 0.0001 } });
+    expect(await (await fetch(...firstMainCall())).text()).toBe('data: a\n\ndata: b\n\ndata: [DONE]\n\n');
+  });
+});
+
+describe('concurrency', () => {
+  const twoChildren = () =>
+    cassetteOf({
+      'main/call_a': [{ request: chatRequest([user('task A')]), response: textStream(['answer A']) }],
+      'main/call_b': [{ request: chatRequest([user('task B')]), response: textStream(['answer B']) }],
+    });
+
+  for (const order of [['a', 'b'], ['b', 'a']] as const) {
+    test(`two children calling at the same moment each get their own recording (${order.join(' then ')})`, async () => {
+      const fetch = createReplayingFetch(twoChildren());
+      const calls = order.map((id) => fetch(...post(`main/call_${id}`, [user(`task ${id.toUpperCase()}`)])));
+      const texts = await Promise.all(calls.map(async (call) => (await call).text()));
+      order.forEach((id, i) => expect(texts[i]).toContain(`answer ${id.toUpperCase()}`));
+      expect(() => fetch.assertConsumed()).not.toThrow();
+    });
+  }
+
+  test('the cursor is taken when the request arrives, not when its body has been read', async () => {
+    const cassette = cassetteOf({
+      main: [
+        { request: null, response: textStream(['first']) },
+        { request: null, response: textStream(['second']) },
+      ],
+    });
+    const fetch = createReplayingFetch(cassette);
+    let release!: () => void;
+    const late = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        release = () => {
+          controller.enqueue(new TextEncoder().encode(chatBody([user('x')])));
+          controller.close();
+        };
+      },
+    });
+    const [url, init] = firstMainCall();
+    const slowBody = fetch(url, { ...init, body: late, duplex: 'half' } as RequestInit);
+    const quick = fetch(...firstMainCall());
+    release();
+    expect(await (await slowBody).text()).toContain('first');
+    expect(await (await quick).text()).toContain('second');
+  });
+});
+
+describe('replay errors', () => {
+  test('a different request is REQUEST_MISMATCH naming session, call, path, both values and the way out', async () => {
+    const fetch = createReplayingFetch(located(sampleCassette()), hint);
+    await fetch(...firstMainCall());
+    const error = await fetch(...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('stop')])).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'REQUEST_MISMATCH',
+      message:
+        'Model call 2 of session "main" does not match the cassette at recordings/trip at messages[2].content:\n' +
+        '  recorded: "go on"\n' +
+        '  live:     "stop"\n' +
+        "If the change is intended, re-record with: nestcast record trip. To serve recordings by position whatever the request, replay with mode: 'sequence'.",
+    });
+  });
+
+  test('sequence mode serves a drifted request and reports the drift as a warning', async () => {
+    const seen: ReplayWarning[] = [];
+    const fetch = createReplayingFetch(sampleCassette(), { mode: 'sequence', onWarning: (w) => seen.push(w) });
+    const response = await fetch(...post('main', [user('plan a different trip')]));
+    expect(await response.text()).toContain('Sure');
+    expect(seen).toEqual([
+      {
+        code: 'REQUEST_DRIFT',
+        lineage: 'main',
+        call: 1,
+        divergence: { path: 'messages[0].content', recorded: 'plan the trip', live: 'plan a different trip' },
+        message:
+          'Model call 1 of session "main" differs from its recording at messages[0].content (recorded "plan the trip", live "plan a different trip"); served the recording anyway (sequence mode).',
+      },
+    ]);
+    expect(fetch.report().warnings).toEqual(seen);
+  });
+
+  test('a session with no recording is UNRECORDED_SESSION listing the known sessions', async () => {
+    const fetch = createReplayingFetch(located(sampleCassette()), hint);
+    await expect(fetch(...post('main/call_9', [user('x')]))).rejects.toMatchObject({
+      code: 'UNRECORDED_SESSION',
+      message:
+        'Session "main/call_9" made a model call, but the cassette at recordings/trip has no recording for it. Recorded sessions: main, main/call_1. ' +
+        'The run took a different path than the recording (a child started by another tool call gets another lineage). If the change is intended, re-record with: nestcast record trip',
+    });
+  });
+
+  test('one call too many is CASSETTE_EXHAUSTED with the recorded count', async () => {
+    const fetch = createReplayingFetch(located(sampleCassette()), hint);
+    await fetch(...post('main/call_1', [user('find trains')], { temperature: 0 }));
+    await expect(fetch(...post('main/call_1', [user('again')]))).rejects.toMatchObject({
+      code: 'CASSETTE_EXHAUSTED',
+      message:
+        'Session "main/call_1" made model call 2, but the cassette at recordings/trip recorded only 1 call for it. The code now makes more calls than when it was recorded; if that is intended, re-record with: nestcast record trip',
+    });
+  });
+
+  test('calls left over at the end are UNCONSUMED_CALLS with consumed/total per session', async () => {
+    const fetch = createReplayingFetch(located(sampleCassette()), hint);
+    await fetch(...firstMainCall());
+    expect(() => fetch.assertConsumed()).toThrow(
+      expect.objectContaining({
+        code: 'UNCONSUMED_CALLS',
+        message:
+          'The run ended with recorded model calls nobody requested (the cassette at recordings/trip):\n' +
+          '  main: 1/2 calls consumed\n  main/call_1: 0/1 calls consumed\n' +
+          'The code now makes fewer calls than when it was recorded; if that is intended, re-record with: nestcast record trip',
+      }),
+    );
+  });
+
+  test('a failure the caller swallowed and retried still fails assertConsumed, and the retry gets the same error', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    const first = await fetch(...post('main', [user('changed')])).catch((e: unknown) => e);
+    const retry = await fetch(...firstMainCall()).catch((e: unknown) => e);
+    expect(retry).toBe(first);
+    expect(() => fetch.assertConsumed()).toThrow(first as Error);
+    expect(fetch.report().failures).toHaveLength(2);
+  });
+});
