@@ -1,0 +1,32 @@
+import type { ToolOutput } from '../../harness/tools/types.js';
+import type { SubagentService } from '../seam/subagent-service.js';
+import type { SubagentResult, SubagentStartRequest } from '../seam/types.js';
+import { describeError, failureText } from './run-outcome.js';
+
+/**
+ * Starts the child, waits for its result and always disposes the run. Only a completed run is a
+ * success; every other outcome is an error result that keeps the child's partial output.
+ */
+export async function delegateInForeground(service: SubagentService, provider: string, request: SubagentStartRequest): Promise<ToolOutput> {
+  let run;
+  try {
+    run = await service.start(provider, request);
+  } catch (error) {
+    return { output: `Error: the subagent could not start: ${describeError(error)}`, isError: true };
+  }
+  const settled = await run.result.then(
+    (result): { result: SubagentResult } => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  const disposeFailure = await run.dispose().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const disposeLine = disposeFailure === undefined ? [] : [`Dispose failed: ${describeError(disposeFailure)}`];
+  if ('error' in settled) {
+    return { output: [`Error: subagent run failed: ${describeError(settled.error)}`, ...disposeLine].join('\n'), isError: true };
+  }
+  if (settled.result.stopReason !== 'completed') return { output: [failureText(settled.result), ...disposeLine].join('\n'), isError: true };
+  if (disposeFailure !== undefined) return { output: `Error: the subagent completed but ${disposeLine[0]}`, isError: true };
+  return settled.result.output;
+}

@@ -1,0 +1,32 @@
+import type { TaskOutcome } from '../../harness/tasks/types.js';
+import type { SubagentResult } from '../seam/types.js';
+
+const HEADLINES: Record<string, string> = {
+  aborted: 'subagent run was cancelled',
+  error: 'subagent run failed',
+  'max-tokens': 'subagent run hit its token limit before finishing',
+  refusal: 'subagent declined the task',
+};
+
+/** A non-completed run as the model reads it: what happened, why, and what the child had said so far. */
+export function failureText(result: SubagentResult): string {
+  const lines = [`Error: ${HEADLINES[result.stopReason] ?? `subagent run ended abnormally (${result.stopReason})`}`];
+  if (result.diagnostic) lines.push(`Diagnostic: ${result.diagnostic}`);
+  if (result.output) lines.push('Partial output before the run ended:', result.output);
+  return lines.join('\n');
+}
+
+/** A background run's task outcome: completed → output, aborted → killed, anything else → failed. */
+export function taskOutcome(result: SubagentResult): TaskOutcome {
+  if (result.stopReason === 'completed') return { status: 'completed', output: result.output };
+  if (result.stopReason === 'aborted') return { status: 'killed', ...(result.output ? { output: result.output } : {}) };
+  const detail = result.diagnostic ? `${result.stopReason}; diagnostic: ${result.diagnostic}` : result.stopReason;
+  return { status: 'failed', detail, ...(result.output ? { output: result.output } : {}) };
+}
+
+/** An error as one readable line, with its stable code when it has one, so the model can tell failures apart. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+}
