@@ -1,9 +1,12 @@
 import type { CassetteCall, SseEvent } from './types.js';
 
+/** A value that must never be written; `label` names it in messages, e.g. `the authorization header`. */
+export type Secret = string | { readonly value: string; readonly label: string };
+
 /** Where a secret's value was found. Never carries the value itself. */
 export interface SecretHit {
-  /** 1-based position in the list of secrets given. */
-  readonly secret: number;
+  /** `secret #2` or the secret's label. */
+  readonly secret: string;
   /** `session "main", call 2` or a file name. */
   readonly where: string;
   readonly how: 'verbatim' | 'split across SSE events';
@@ -21,8 +24,10 @@ export interface ScanTarget {
  * JSON-escaped), and each call's stream reassembled the way a client would, so a key the model
  * echoed back in two deltas is found too.
  */
-export function findSecret(targets: readonly ScanTarget[], secrets: readonly string[]): SecretHit | undefined {
-  const needles = secrets.map((secret, i) => ({ secret, number: i + 1 })).filter(({ secret }) => secret !== '');
+export function findSecret(targets: readonly ScanTarget[], secrets: readonly Secret[]): SecretHit | undefined {
+  const needles = secrets
+    .map((secret, i) => (typeof secret === 'string' ? { secret, number: `secret #${i + 1}` } : { secret: secret.value, number: secret.label }))
+    .filter(({ secret }) => secret !== '');
   for (const target of targets) {
     for (const { secret, number } of needles) {
       if (target.text.includes(secret) || target.text.includes(JSON.stringify(secret).slice(1, -1))) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { CassetteError } from './cassette-error.js';
 import { lineageFileText, withoutTiming } from './call-lines.js';
-import { findSecret, type ScanTarget } from './find-secret.js';
+import { findSecret, type ScanTarget, type Secret } from './find-secret.js';
 import { META_FILE, lineageFile } from './lineage-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type CassetteMeta, type Provenance } from './types.js';
@@ -11,7 +11,7 @@ import { checkMeta } from './validators.js';
 
 export interface SaveOptions {
   /** Values that must never be written (API keys). The whole cassette is scanned before anything is written. */
-  readonly secrets?: readonly string[];
+  readonly secrets?: readonly Secret[];
 }
 
 /** What a save did, by path relative to the cassette folder. */
@@ -68,7 +68,7 @@ function refuseSecrets(
   files: readonly { lineage: string; path: string; text: string }[],
   metaText: string,
   cassette: Cassette,
-  secrets: readonly string[],
+  secrets: readonly Secret[],
 ): void {
   const targets: ScanTarget[] = [
     ...files.map((file) => ({ where: `session "${file.lineage}" (${file.path})`, text: file.text, calls: cassette.calls[file.lineage], lineage: file.lineage })),
@@ -78,7 +78,7 @@ function refuseSecrets(
   if (!hit) return;
   throw new CassetteError(
     'SECRET_IN_RECORDING',
-    `Refusing to save the recording: secret #${hit.secret} appears ${hit.how === 'verbatim' ? 'verbatim' : 'split across SSE events'} in ${hit.where}. ` +
+    `Refusing to save the recording: ${hit.secret} appears ${hit.how === 'verbatim' ? 'verbatim' : 'split across SSE events'} in ${hit.where}. ` +
       'Nothing was written. The model or the server echoed a credential; remove it from the prompt or tools and record again.',
   );
 }

@@ -1,0 +1,3 @@
+export { DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
+export { CREDENTIAL_HEADERS } from './credential-headers.js';
+export { createRecordingFetch, type ProvenanceInput, type RecordingFetch, type RecordingOptions } from './recording-fetch.js';
