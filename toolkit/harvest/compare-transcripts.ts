@@ -1,0 +1,94 @@
+import { canonicalize, firstDivergence, type Json } from '../canonical/index.js';
+import type { NormalizedSession } from './normalize.js';
+import { transcriptFiles } from './transcript-files.js';
+
+/** An expected session the run did not produce. */
+export interface MissingSession {
+  readonly kind: 'missing-session';
+  readonly lineage: string;
+  /** Its transcript file, relative to the transcripts folder. */
+  readonly file: string;
+  /** Lineages the run did produce, in harvest order. */
+  readonly actualLineages: readonly string[];
+}
+
+/** A session the run produced that the expected transcripts do not have. */
+export interface ExtraSession {
+  readonly kind: 'extra-session';
+  readonly lineage: string;
+  readonly file: string;
+  readonly expectedLineages: readonly string[];
+}
+
+/** The first line where a session's transcript and the run's log differ. */
+export interface SessionDivergence {
+  readonly kind: 'session-differs';
+  readonly lineage: string;
+  readonly file: string;
+  /** 1-based line in the transcript file; the header is line 1. */
+  readonly line: number;
+  /** The differing event (expected side, else actual); null on the header line. */
+  readonly event: { readonly seq: number; readonly type: string } | null;
+  /** Where inside the line, e.g. `data.content[0].text`; `(root)` for the whole line. */
+  readonly path: string;
+  /** `undefined` when that side has no value there (the line or field is absent). */
+  readonly expected: Json | undefined;
+  readonly actual: Json | undefined;
+}
+
+export type TranscriptDiff = MissingSession | ExtraSession | SessionDivergence;
+
+/**
+ * The first divergence between the expected transcripts and a run's normalised sessions, or null
+ * when they are equal. Sessions pair up by lineage (and, for a shared lineage, by occurrence);
+ * expected sessions are checked in order, so a parent's divergence is reported before a child's;
+ * sessions only the run produced come last.
+ */
+export function compareTranscripts(expected: readonly NormalizedSession[], actual: readonly NormalizedSession[]): TranscriptDiff | null {
+  const expectedFiles = transcriptFiles(expected);
+  const actualFiles = transcriptFiles(actual);
+  const actualByFile = new Map(actualFiles.map((file, index) => [file, actual[index] as NormalizedSession]));
+  for (const [index, session] of expected.entries()) {
+    const file = expectedFiles[index] as string;
+    const lineage = session.header.lineage;
+    const counterpart = actualByFile.get(file);
+    if (counterpart === undefined) return { kind: 'missing-session', lineage, file, actualLineages: lineagesOf(actual) };
+    const divergence = firstLineDivergence(session, counterpart);
+    if (divergence !== null) return { kind: 'session-differs', lineage, file, ...divergence };
+  }
+  const expectedSet = new Set(expectedFiles);
+  const extra = actualFiles.findIndex((file) => !expectedSet.has(file));
+  if (extra === -1) return null;
+  const lineage = (actual[extra] as NormalizedSession).header.lineage;
+  return { kind: 'extra-session', lineage, file: actualFiles[extra] as string, expectedLineages: lineagesOf(expected) };
+}
+
+type LineDivergence = Pick<SessionDivergence, 'line' | 'event' | 'path' | 'expected' | 'actual'>;
+
+function firstLineDivergence(expected: NormalizedSession, actual: NormalizedSession): LineDivergence | null {
+  const expectedLines = [expected.header, ...expected.events];
+  const actualLines = [actual.header, ...actual.events];
+  for (let index = 0; index < Math.max(expectedLines.length, actualLines.length); index++) {
+    const want = lineValue(expectedLines[index]);
+    const got = lineValue(actualLines[index]);
+    const divergence = firstDivergence(want, got);
+    if (divergence === undefined) continue;
+    const event = index === 0 ? null : eventOf(want) ?? eventOf(got);
+    return { line: index + 1, event, path: divergence.path, expected: divergence.recorded, actual: divergence.live };
+  }
+  return null;
+}
+
+function lineValue(line: unknown): Json | undefined {
+  return line === undefined ? undefined : canonicalize(line);
+}
+
+function eventOf(line: Json | undefined): { readonly seq: number; readonly type: string } | null {
+  if (line === null || typeof line !== 'object' || Array.isArray(line)) return null;
+  const { seq, type } = line;
+  return typeof seq === 'number' && typeof type === 'string' ? { seq, type } : null;
+}
+
+function lineagesOf(sessions: readonly NormalizedSession[]): string[] {
+  return sessions.map((session) => session.header.lineage);
+}

@@ -1,0 +1,119 @@
+import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { writeFileAtomically } from '../../harness/session/atomic-write.js';
+import { parseSessionLog } from '../../harness/session/index.js';
+import { canonicalJson, canonicalize } from '../canonical/index.js';
+import { HarvestError } from './harvest-error.js';
+import type { NormalizedSession } from './normalize.js';
+import { TRANSCRIPT_MANIFEST, transcriptFiles } from './transcript-files.js';
+
+interface ManifestEntry {
+  readonly file: string;
+  readonly lineage: string;
+}
+
+const UPDATE_HINT = 'Regenerate them with `nestcast run <scenario> --update`.';
+
+/** One transcript's bytes: header line, then one line per event, keys canonical, newline-terminated. */
+export function serializeTranscript(session: NormalizedSession): string {
+  return [session.header, ...session.events].map((line) => `${canonicalJson(line)}\n`).join('');
+}
+
+/**
+ * Writes `sessions` (normalised, in harvest order) as the expected transcripts in `dir`: one file
+ * per session (each replaced atomically), then the manifest, then removes `.jsonl` files of
+ * sessions that no longer exist and the folders they leave empty.
+ */
+export async function writeTranscripts(dir: string, sessions: readonly NormalizedSession[]): Promise<void> {
+  const files = transcriptFiles(sessions);
+  await mkdir(dir, { recursive: true });
+  for (const [index, session] of sessions.entries()) {
+    const path = join(dir, ...(files[index] as string).split('/'));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFileAtomically(path, serializeTranscript(session), { replace: true });
+  }
+  const manifest = { sessions: sessions.map(({ header }, index) => ({ file: files[index], lineage: header.lineage })) };
+  await writeFileAtomically(join(dir, TRANSCRIPT_MANIFEST), `${JSON.stringify(canonicalize(manifest), null, 2)}\n`, { replace: true });
+  await removeStale(dir, new Set(files));
+}
+
+/** The expected transcripts in `dir`, in the order the manifest lists them. */
+export async function readTranscripts(dir: string): Promise<NormalizedSession[]> {
+  const manifestPath = join(dir, TRANSCRIPT_MANIFEST);
+  let text: string;
+  try {
+    text = await readFile(manifestPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new HarvestError('TRANSCRIPTS_NOT_FOUND', `No expected transcripts in ${dir} (${TRANSCRIPT_MANIFEST} is missing). ${UPDATE_HINT}`, {
+      cause: error,
+    });
+  }
+  const entries = parseManifest(text, manifestPath);
+  return Promise.all(entries.map((entry) => readTranscript(dir, entry, manifestPath)));
+}
+
+async function readTranscript(dir: string, entry: ManifestEntry, manifestPath: string): Promise<NormalizedSession> {
+  const path = join(dir, ...entry.file.split('/'));
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw invalid(`${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${UPDATE_HINT}`, error);
+  }
+  let log;
+  try {
+    log = parseSessionLog(text, path);
+  } catch (error) {
+    throw invalid(`Transcript ${path} is not a session log: ${(error as Error).message} ${UPDATE_HINT}`, error);
+  }
+  if (log.recovered !== undefined) {
+    throw invalid(`${path}:${log.recovered.line}: ${log.recovered.reason}; transcripts are written whole, so the file was damaged. ${UPDATE_HINT}`);
+  }
+  if (log.header.lineage !== entry.lineage) {
+    throw invalid(`${path}:1: the header's lineage is ${log.header.lineage}, but ${manifestPath} lists this file as ${entry.lineage}. ${UPDATE_HINT}`);
+  }
+  return { header: log.header, events: log.events };
+}
+
+function parseManifest(text: string, path: string): ManifestEntry[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalid(`${path} is not valid JSON (${(error as Error).message}). ${UPDATE_HINT}`, error);
+  }
+  const sessions = (value as { sessions?: unknown } | null)?.sessions;
+  if (!Array.isArray(sessions)) throw invalid(`${path} must be an object with a "sessions" array. ${UPDATE_HINT}`);
+  return sessions.map((entry: unknown, index) => {
+    const { file, lineage } = (entry ?? {}) as { file?: unknown; lineage?: unknown };
+    if (typeof file !== 'string' || typeof lineage !== 'string' || !isInside(file)) {
+      throw invalid(`${path}: sessions[${index}] must be {file, lineage} with file a relative path inside the folder. ${UPDATE_HINT}`);
+    }
+    return { file, lineage };
+  });
+}
+
+function isInside(file: string): boolean {
+  const path = normalize(file);
+  return file.endsWith('.jsonl') && !isAbsolute(path) && path !== '..' && !path.startsWith(`..${sep}`);
+}
+
+async function removeStale(dir: string, keep: ReadonlySet<string>): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const folders = new Set<string>();
+  for (const entry of entries) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) folders.add(path);
+    else if (entry.name.endsWith('.jsonl') && !keep.has(relative(dir, path).split(sep).join('/'))) await rm(path);
+  }
+  // Deepest first, so a folder emptied by removing its only subfolder goes too.
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+    if ((await readdir(folder)).length === 0) await rmdir(folder);
+  }
+}
+
+function invalid(message: string, cause?: unknown): HarvestError {
+  return new HarvestError('TRANSCRIPT_INVALID', message, cause === undefined ? undefined : { cause });
+}
