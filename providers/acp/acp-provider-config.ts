@@ -1,0 +1,118 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { SubagentError } from '../seam/errors.js';
+
+/** How the provider answers a child's `session/request_permission`. */
+export type PermissionPolicy = 'reject' | 'allow';
+
+/** Where the child's stderr goes: straight to ours, or line by line into the runtime logger. */
+export type ChildStderr = 'inherit' | 'log';
+
+export interface AcpProviderConfig {
+  /** Registry name. Default `acp`. */
+  readonly name?: string;
+  /** Executable started once per run (looked up on PATH). */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to the scrubbed parent environment; the only way a key reaches the child. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The child's working directory. Default: the parent session header's cwd. Relative paths resolve against the launch directory at load. */
+  readonly cwd?: string;
+  /** `reject` (default) answers every permission request `cancelled`; `allow` selects the first allow option. */
+  readonly permission?: PermissionPolicy;
+  /** Budget for `initialize` + `session/new`. Default 10000. */
+  readonly startupTimeoutMs?: number;
+  /** How long dispose waits for the child to exit after closing its stdin. Default 6000. */
+  readonly disposeEofGraceMs?: number;
+  /** How long dispose waits after SIGTERM before SIGKILL. Default 3000. */
+  readonly disposeTermGraceMs?: number;
+  /** Default `inherit`. */
+  readonly stderr?: ChildStderr;
+}
+
+export interface ResolvedAcpProviderConfig {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+  readonly permission: PermissionPolicy;
+  readonly startupTimeoutMs: number;
+  readonly disposeEofGraceMs: number;
+  readonly disposeTermGraceMs: number;
+  readonly stderr: ChildStderr;
+}
+
+export const ACP_CONFIG_DEFAULTS = Object.freeze({
+  name: 'acp',
+  permission: 'reject' as PermissionPolicy,
+  startupTimeoutMs: 10_000,
+  disposeEofGraceMs: 6_000,
+  disposeTermGraceMs: 3_000,
+  stderr: 'inherit' as ChildStderr,
+});
+
+/** The largest delay Node's timers honour; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Validates the whole config at load time, so a typo fails when the plugin loads, not at the first delegation. */
+export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = process.cwd()): ResolvedAcpProviderConfig {
+  const where = `acp provider "${typeof config.name === 'string' ? config.name : ACP_CONFIG_DEFAULTS.name}"`;
+  const fail = (message: string): never => {
+    throw new SubagentError('INVALID_CONFIG', `${where}: ${message}`);
+  };
+  if (typeof config !== 'object' || config === null) fail('config must be an object with at least `command`');
+  const name = config.name ?? ACP_CONFIG_DEFAULTS.name;
+  if (typeof name !== 'string' || name.trim() === '') fail('`name` must be a non-empty string');
+  if (typeof config.command !== 'string' || config.command.trim() === '') {
+    fail('`command` must be a non-empty string naming the ACP agent to start (e.g. "nestcast" with args ["acp-agent"])');
+  }
+  const args = config.args ?? [];
+  if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string')) fail('`args` must be an array of strings');
+  const env = config.env ?? {};
+  if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((value) => typeof value !== 'string')) {
+    fail('`env` must be an object of string values');
+  }
+  const permission = config.permission ?? ACP_CONFIG_DEFAULTS.permission;
+  if (permission !== 'reject' && permission !== 'allow') fail(`\`permission\` must be "reject" or "allow", got ${JSON.stringify(permission)}`);
+  const stderr = config.stderr ?? ACP_CONFIG_DEFAULTS.stderr;
+  if (stderr !== 'inherit' && stderr !== 'log') fail(`\`stderr\` must be "inherit" or "log", got ${JSON.stringify(stderr)}`);
+  return {
+    name,
+    command: config.command,
+    args: [...args],
+    env: { ...env },
+    cwd: config.cwd === undefined ? undefined : resolveConfiguredCwd(config.cwd, launchDir, fail),
+    permission,
+    stderr,
+    startupTimeoutMs: delay(config.startupTimeoutMs, 'startupTimeoutMs', ACP_CONFIG_DEFAULTS.startupTimeoutMs, fail),
+    disposeEofGraceMs: delay(config.disposeEofGraceMs, 'disposeEofGraceMs', ACP_CONFIG_DEFAULTS.disposeEofGraceMs, fail),
+    disposeTermGraceMs: delay(config.disposeTermGraceMs, 'disposeTermGraceMs', ACP_CONFIG_DEFAULTS.disposeTermGraceMs, fail),
+  };
+}
+
+function delay(value: number | undefined, key: string, fallback: number, fail: (message: string) => never): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    fail(`\`${key}\` must be a positive number of milliseconds no greater than ${MAX_TIMER_MS}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function resolveConfiguredCwd(cwd: string, launchDir: string, fail: (message: string) => never): string {
+  if (typeof cwd !== 'string' || cwd === '') fail('`cwd` must be a non-empty path; omit it to use the parent session\'s cwd');
+  const absolute = resolve(launchDir, cwd);
+  const problem = directoryProblem(absolute);
+  if (problem !== null) fail(`\`cwd\` ${JSON.stringify(cwd)} (${absolute}) ${problem}`);
+  return absolute;
+}
+
+/** Why `path` cannot be a child's working directory, or null when it can. */
+export function directoryProblem(path: string): string | null {
+  if (!isAbsolute(path)) return 'is not an absolute path';
+  try {
+    return statSync(path).isDirectory() ? null : 'is not a directory';
+  } catch (error) {
+    return `is not an accessible directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+}
