@@ -1,20 +1,20 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import type { JsonSchema } from '../../harness/schema.js';
 import { callLineSchema, metaSchema } from './schemas.js';
 import type { CallLine, CassetteMeta } from './types.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const validateMeta = ajv.compile<CassetteMeta>(metaSchema);
-const validateLine = ajv.compile<CallLine>(callLineSchema);
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-export function checkMeta(value: unknown): Checked<CassetteMeta> {
-  return validateMeta(value) ? { ok: true, value } : { ok: false, problem: describe(validateMeta.errors) };
+/** A validator whose failure names the one most specific problem, e.g. `/response/events/3/delay must be integer`. */
+export function compileChecker<T>(schema: JsonSchema): (value: unknown) => Checked<T> {
+  const validate = ajv.compile<T>(schema);
+  return (value) => (validate(value) ? { ok: true, value } : { ok: false, problem: describe(validate.errors) });
 }
 
-export function checkCallLine(value: unknown): Checked<CallLine> {
-  return validateLine(value) ? { ok: true, value } : { ok: false, problem: describe(validateLine.errors) };
-}
+export const checkMeta = compileChecker<CassetteMeta>(metaSchema);
+export const checkCallLine = compileChecker<CallLine>(callLineSchema);
 
 /**
  * The most specific schema error: with `oneOf` unions ajv reports every branch, and the

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { CassetteError } from '../cassette/cassette-error.js';
+import { recorderName } from '../cassette/recorder-name.js';
+import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
+import { compileChecker } from '../cassette/validators.js';
+import { cutChunks, replyChunks, type ChunkContext } from './chunk-stream.js';
+import { authoredScriptSchema } from './script-schema.js';
+import type { AuthoredReply, AuthoredScript, AuthoredTurn } from './types.js';
+
+export const DEFAULT_AUTHORED_MODEL = 'nestcast-authored';
+
+export interface CompileOptions {
+  /** Delay stored on every event, in ms (what `timing: 'recorded'` and the model server wait). Default 5. */
+  readonly eventDelay?: number;
+  /** Names the script in SCRIPT_INVALID messages, e.g. its file. */
+  readonly source?: string;
+}
+
+const checkScript = compileChecker<AuthoredScript>(authoredScriptSchema);
+
+/**
+ * Turns a script into a cassette of realistic SSE streams, served by the same replay path as a
+ * recording. Every call's request is `null`: authored calls match any request, in strict mode too.
+ */
+export function compileScript(script: AuthoredScript, options: CompileOptions = {}): Cassette {
+  const checked = checkScript(script);
+  if (!checked.ok) {
+    throw new CassetteError(
+      'SCRIPT_INVALID',
+      `Invalid authored script${options.source === undefined ? '' : ` ${options.source}`}: ${checked.problem}. See docs/recording.md for the script format.`,
+    );
+  }
+  const model = script.model ?? DEFAULT_AUTHORED_MODEL;
+  const delay = options.eventDelay ?? 5;
+  const calls: Record<string, CassetteCall[]> = {};
+  for (const [lineage, turns] of Object.entries(script.lineages)) {
+    const tag = createHash('sha256').update(lineage).digest('hex').slice(0, 8);
+    let toolCalls = 0;
+    calls[lineage] = turns.map((turn, index): CassetteCall => {
+      const ids = isReply(turn) ? (turn.toolCalls ?? []).map((call) => call.id ?? `call_${tag}_${++toolCalls}`) : [];
+      const context: ChunkContext = { id: `chatcmpl-${tag}-${index + 1}`, model, toolCallIds: ids };
+      return { request: null, response: compileTurn(turn, context, delay) };
+    });
+  }
+  return {
+    provenance: { source: 'authored', model, recordedAt: new Date().toISOString(), recorder: recorderName() },
+    calls,
+  };
+}
+
+function compileTurn(turn: AuthoredTurn, context: ChunkContext, delay: number): RecordedResponse {
+  const events = (chunks: readonly string[]) => chunks.map((data) => ({ delay, data }));
+  const headers = { 'content-type': 'text/event-stream' };
+  if ('httpError' in turn) {
+    const { status, body, headers: extra } = turn.httpError;
+    return {
+      error: {
+        kind: 'http',
+        status,
+        headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...extra },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      },
+    };
+  }
+  if ('networkError' in turn) {
+    if (turn.networkError === 'reset-before-response') return { error: { kind: 'network', message: 'read ECONNRESET', code: 'ECONNRESET' } };
+    const partial = { status: 200, headers, events: events(cutChunks(turn.text ?? '…', context)) };
+    return { error: { kind: 'network', message: 'other side closed', code: 'UND_ERR_SOCKET', partial } };
+  }
+  return { status: 200, headers, events: events(replyChunks(turn, context)), done: true };
+}
+
+function isReply(turn: AuthoredTurn): turn is AuthoredReply {
+  return !('httpError' in turn) && !('networkError' in turn);
+}
