@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import type { SessionEvent, SessionHeader, SessionLog } from '../../harness/session/index.js';
 import { canonicalize, type Json } from '../canonical/index.js';
+import { PLACEHOLDER_TOKEN } from './placeholder-token.js';
 import { pathScrubber, type PathPlace } from './path-placeholders.js';
 import { regExpEscape } from './reg-exp-escape.js';
 
@@ -76,6 +77,6 @@ function sessionIdScrubber(sessions: readonly SessionLog[]): (text: string) => s
   const ids = [...tokens.keys()].sort((a, b) => b.length - a.length).map(regExpEscape);
   if (ids.length === 0) return (text) => text;
   // Ids are file-name safe ([A-Za-z0-9._-]); bounding them keeps `session-1` out of `session-12`.
-  const pattern = new RegExp(`(?<![\\w.-])(?:${ids.join('|')})(?![\\w-])`, 'g');
+  const pattern = new RegExp(`(?<![\\w.-]|${PLACEHOLDER_TOKEN})(?:${ids.join('|')})(?![\\w-]|${PLACEHOLDER_TOKEN})`, 'g');
   return (text) => text.replace(pattern, (id) => tokens.get(id) ?? id);
 }

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { PLACEHOLDER_TOKEN } from './placeholder-token.js';
 import { regExpEscape } from './reg-exp-escape.js';
 
 /** A directory whose every spelling becomes `placeholder`. */
@@ -22,7 +23,11 @@ export function pathScrubber(places: readonly PathPlace[]): (text: string) => st
   }
   if (placeholders.size === 0) return (text) => text;
   const alternatives = [...placeholders.keys()].sort((a, b) => b.length - a.length).map(regExpEscape);
-  const pattern = new RegExp(`(?:(?<=file://)|(?<![\\w.~/-]))(?:${alternatives.join('|')})(?![\\w-]|\\.[\\w-])`, 'g');
+  const nameChar = `(?:[\\w-]|${PLACEHOLDER_TOKEN})`;
+  const pattern = new RegExp(
+    `(?:(?<=file://)|(?<![\\w.~/-]|${PLACEHOLDER_TOKEN}))(?:${alternatives.join('|')})(?!${nameChar}|\\.${nameChar})`,
+    'g',
+  );
   return (text) => text.replace(pattern, (spelling) => placeholders.get(spelling) ?? spelling);
 }
 
