@@ -232,6 +232,34 @@ describe('the agent loop over a loopback model', () => {
     await Promise.all([agent.dispose(), agent.dispose()]);
     expect(runtime.agents.get(agent.id)).toBeUndefined();
     expect(session.closed).toBe(true);
-    expect(() => agent.run('again')).toThrow(/disposed/);
+    await expect(agent.run('again')).rejects.toThrow(/disposed/);
+  });
+});
+
+describe('agent disposal', () => {
+  it('waits for a tool that was still running when the turn was aborted', async () => {
+    await useModel([callTools({ id: 'stubborn', name: 'slow', args: '{"q":"x"}' })]);
+    let toolFinished = false;
+    runtime.tools.register({
+      name: 'slow',
+      description: 'Finishes a little after being told to stop.',
+      parameters: { type: 'object' },
+      execute: async (_args, { signal }) => {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => setTimeout(resolve, 20)));
+        toolFinished = true;
+        return 'late';
+      },
+    });
+    const session = await runtime.sessions.create();
+    const agent = runtime.agents.create({ session });
+    session.onAppend((event) => {
+      if (event.type === 'tool/call') setImmediate(() => agent.abort('stop'));
+    });
+    const outcome = await agent.run('go');
+    expect(outcome.reason).toBe('aborted');
+
+    await agent.dispose();
+
+    expect(toolFinished).toBe(true);
   });
 });

@@ -19,6 +19,8 @@ export interface AgentDeps {
 export class Agent {
   private current: { promise: Promise<TurnOutcome>; abort: AbortController } | undefined;
   private readonly pending: ContentBlock[][] = [];
+  /** Tool executions still running, including those an abort already answered: dispose waits for them. */
+  private readonly inflight = new Set<Promise<unknown>>();
   private disposal: Promise<void> | undefined;
 
   constructor(
@@ -53,8 +55,12 @@ export class Agent {
 
   /** Runs one turn. The signal aborts it; the turn then ends `aborted` with every open call answered. */
   run(prompt: string | readonly ContentBlock[], options: RunOptions = {}): Promise<TurnOutcome> {
-    if (this.disposal) throw new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} (${this.id}) is disposed; create a new agent to run another turn`);
-    if (this.current) throw new HarnessError('AGENT_BUSY', `agent ${this.lineage} is already running a turn; wait for it or abort it first`);
+    if (this.disposal) {
+      return Promise.reject(new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} (${this.id}) is disposed; create a new agent to run another turn`));
+    }
+    if (this.current) {
+      return Promise.reject(new HarnessError('AGENT_BUSY', `agent ${this.lineage} is already running a turn; wait for it or abort it first`));
+    }
     const content = typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt;
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
@@ -67,6 +73,10 @@ export class Agent {
       prompt: content,
       signal,
       takeSteering: () => this.pending.splice(0),
+      track: (execution) => {
+        this.inflight.add(execution);
+        void execution.finally(() => this.inflight.delete(execution));
+      },
     }).finally(() => {
       this.current = undefined;
     });
@@ -85,9 +95,10 @@ export class Agent {
     this.current?.abort.abort(reason);
   }
 
-  /** Settles when the running turn (if any) has ended. Never rejects. */
+  /** Settles when the running turn (if any) has ended and every tool it started has returned. Never rejects. */
   async whenIdle(): Promise<void> {
     await this.current?.promise.catch(() => undefined);
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
   /** Aborts any turn, waits for it, kills owned tasks, closes the session, leaves the registry. Idempotent. */

@@ -17,6 +17,8 @@ export interface TurnInput {
   readonly signal: AbortSignal;
   /** Steering messages that arrived since the last model call. */
   readonly takeSteering: () => ContentBlock[][];
+  /** Hands each tool execution to the agent, which outlives the turn when an abort cut it short. */
+  readonly track: (execution: Promise<unknown>) => void;
 }
 
 interface ModelStep {
@@ -170,6 +172,7 @@ async function executeCalls(input: TurnInput, turn: number, step: number, calls:
     // A result that arrives after an abort was already answered as aborted; it is dropped.
     if (!signal.aborted) answer(call.id, result.output, result.isError);
   });
+  for (const execution of executions) input.track(execution);
   await Promise.race([Promise.all(executions), aborted]);
   if (onAbort) signal.removeEventListener('abort', onAbort);
   if (signal.aborted) for (const id of [...open]) answer(id, 'Error: aborted before the tool finished', true);
