@@ -97,7 +97,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     }
     const first = all[0];
     const model = provenance.model ?? (typeof first?.request['model'] === 'string' ? first.request['model'] : undefined);
-    const host = provenance.host ?? first?.url.host;
+    const host = provenance.host ?? (first === undefined ? undefined : stableHost(first.url));
     return {
       provenance: {
         source: provenance.source ?? 'recorded',
@@ -114,4 +114,10 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     cassette,
     save: async (dir: string, provenance?: ProvenanceInput) => saveCassette(dir, await cassette(provenance), { secrets: [...secrets.values()] }),
   });
+}
+
+/** A loopback server's port changes every run; keeping it would rewrite meta.json on every re-record. */
+function stableHost(url: URL): string {
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  return loopback ? url.hostname : url.host;
 }

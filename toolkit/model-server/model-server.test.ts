@@ -1,0 +1,166 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { AuthoredScript } from '../authored/types.js';
+import { loadCassette } from '../cassette/load-cassette.js';
+import { listFiles, makeTempDir, removeTempDir } from '../cassette/testing/temp-dir.js';
+import { withLineage } from '../lineage/lineage-scope.js';
+import { createRecordingFetch } from '../record/recording-fetch.js';
+import { createReplayingFetch } from '../replay/replaying-fetch.js';
+import { modelServerMain } from './model-server-main.js';
+import { startModelServer, type ModelServer } from './model-server.js';
+
+const script: AuthoredScript = {
+  model: 'scripted',
+  lineages: {
+    main: [
+      { reasoning: 'Need the weather.', text: 'Checking.', toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }] },
+      { text: 'Sunny in Paris.' },
+    ],
+    'main/call_x': [{ text: 'child answer' }, { networkError: 'reset-mid-stream', text: 'cut off' }],
+  },
+};
+
+const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+
+let server: ModelServer | undefined;
+let dir: string;
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await removeTempDir(dir);
+});
+
+/** A two-call tool-calling exchange through the SDK: returns every chunk the SDK parsed. */
+async function toolExchange(client: OpenAI): Promise<ChatCompletionChunk[]> {
+  const seen: ChatCompletionChunk[] = [];
+  const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+  const first = await client.chat.completions.create({ model: 'scripted', messages, tools, stream: true, stream_options: { include_usage: true } });
+  let args = '';
+  let id = '';
+  for await (const chunk of first) {
+    seen.push(chunk);
+    const call = chunk.choices[0]?.delta.tool_calls?.[0];
+    id ||= call?.id ?? '';
+    args += call?.function?.arguments ?? '';
+  }
+  messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: args } }] });
+  messages.push({ role: 'tool', tool_call_id: id, content: '{"sky":"clear"}' });
+  const second = await client.chat.completions.create({ model: 'scripted', messages, tools, stream: true, stream_options: { include_usage: true } });
+  for await (const chunk of second) seen.push(chunk);
+  return seen;
+}
+
+describe('model server with the official openai SDK', () => {
+  test('an exchange recorded through the nestcast fetch replays with identical parsed results', async () => {
+    server = await startModelServer({ scripts: script });
+    const recording = createRecordingFetch({ secrets: ['sk-not-real-0000'] });
+    const live = new OpenAI({ apiKey: 'sk-not-real-0000', baseURL: server.url, fetch: recording, maxRetries: 0 });
+    const recorded = await withLineage('main', () => toolExchange(live));
+    await recording.save(dir);
+
+    const replay = createReplayingFetch(await loadCassette(dir));
+    const offline = new OpenAI({ apiKey: 'sk-not-real-0000', baseURL: 'http://127.0.0.1:1', fetch: replay, maxRetries: 0 });
+    const replayed = await withLineage('main', () => toolExchange(offline));
+
+    expect(replayed).toEqual(recorded);
+    expect(recorded.some((chunk) => chunk.choices[0]?.delta.tool_calls)).toBe(true);
+    replay.assertConsumed();
+    const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8'));
+    expect(meta.provenance).toMatchObject({ source: 'recorded', host: '127.0.0.1', model: 'scripted' });
+  });
+
+  test('recording the same exchange twice from the model server leaves the files byte-identical', async () => {
+    const recordOnce = async (): Promise<Record<string, string>> => {
+      server = await startModelServer({ scripts: script });
+      const recording = createRecordingFetch();
+      await withLineage('main', () => toolExchange(new OpenAI({ apiKey: 'sk-not-real-1111', baseURL: server!.url, fetch: recording, maxRetries: 0 })));
+      await recording.save(dir);
+      await server.close();
+      const files: Record<string, string> = {};
+      for (const file of await listFiles(dir)) files[file] = await readFile(join(dir, file), 'utf8');
+      return files;
+    };
+    const first = await recordOnce();
+    expect(await recordOnce()).toEqual(first);
+  });
+});
+
+describe('model server over HTTP', () => {
+  const post = (lineage?: string) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(lineage ? { 'x-session-lineage': lineage } : {}) },
+    body: '{"model":"scripted","messages":[]}',
+  });
+
+  test('serves each session its own turns, keyed by the lineage header', async () => {
+    server = await startModelServer({ scripts: script });
+    const child = await (await fetch(`${server.url}/v1/chat/completions`, post('main/call_x'))).text();
+    const main = await (await fetch(`${server.url}/chat/completions`, post())).text();
+    expect(child).toContain('"content":"child "');
+    expect(main).toContain('"content":"Checking"');
+    expect(main.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
+
+  test('an unknown session gets 404 with a JSON error naming the known sessions', async () => {
+    server = await startModelServer({ scripts: script });
+    const response = await fetch(`${server.url}/chat/completions`, post('main/call_y'));
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('Recorded sessions: main, main/call_x.');
+  });
+
+  test('a session past its last scripted turn gets 409', async () => {
+    server = await startModelServer({ scripts: { lineages: { main: [{ text: 'only one' }] } } });
+    await (await fetch(`${server.url}/chat/completions`, post())).text();
+    const response = await fetch(`${server.url}/chat/completions`, post());
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('recorded only 1 call');
+  });
+
+  test('a scripted mid-stream reset drops the real connection, and a recorder captures it as a network failure', async () => {
+    server = await startModelServer({ scripts: script });
+    const recording = createRecordingFetch();
+    await (await recording(`${server.url}/chat/completions`, post('main/call_x'))).text();
+    const cut = await recording(`${server.url}/chat/completions`, post('main/call_x'));
+    await expect(cut.text()).rejects.toThrow('terminated');
+    const calls = (await recording.cassette()).calls['main/call_x'];
+    expect(calls?.[1]?.response).toMatchObject({ error: { kind: 'network', partial: { status: 200 } } });
+  });
+
+  test('anything but POST …/chat/completions is a 404', async () => {
+    server = await startModelServer({ scripts: script });
+    expect((await fetch(`${server.url}/models`)).status).toBe(404);
+  });
+});
+
+describe('nestcast model-server', () => {
+  test('loads a JSON script, prints the URL and serves it', async () => {
+    await writeFile(join(dir, 'script.json'), JSON.stringify(script));
+    const printed: string[] = [];
+    server = await modelServerMain(['--script', 'script.json'], (text) => printed.push(text), dir);
+    expect(printed).toEqual([`${server!.url}\n`]);
+    expect(server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${server!.url}/chat/completions`, { method: 'POST', body: '{}' });
+    expect(await response.text()).toContain('"content":"Checking"');
+  });
+
+  test('--help prints the usage and starts nothing', async () => {
+    const printed: string[] = [];
+    expect(await modelServerMain(['--help'], (text) => printed.push(text))).toBeUndefined();
+    expect(printed.join('')).toContain('Usage: nestcast model-server --script <file.json|file.ts>');
+  });
+
+  test('a missing --script is a usage error, and an invalid script is SCRIPT_INVALID', async () => {
+    await expect(modelServerMain([])).rejects.toMatchObject({ name: 'UsageError', message: '--script <file> is required' });
+    await writeFile(join(dir, 'bad.json'), '{"lineages":{"main":[{"text":1}]}}');
+    await expect(modelServerMain(['--script', 'bad.json'], () => undefined, dir)).rejects.toMatchObject({
+      code: 'SCRIPT_INVALID',
+      message: expect.stringContaining('/lineages/main/0/text must be string'),
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { LINEAGE_HEADER } from '../../harness/llm/types.js';
+import { compileScript } from '../authored/compile-script.js';
+import type { AuthoredScript } from '../authored/types.js';
+import { CassetteError } from '../cassette/cassette-error.js';
+import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
+import { createReplayingFetch, type ReplayReport } from '../replay/replaying-fetch.js';
+
+export interface ModelServerOptions {
+  readonly scripts: AuthoredScript;
+  readonly host?: string;
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+  /** Pause before each streamed event, in ms, so a recorder captures real timing. Default 2. */
+  readonly eventDelay?: number;
+}
+
+export interface ModelServer {
+  /** `http://127.0.0.1:<port>`: use it as the client's base URL. */
+  readonly url: string;
+  /** Which scripted calls each session has consumed. */
+  report(): ReplayReport;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+const STATUS_BY_CODE: Partial<Record<string, number>> = { UNRECORDED_SESSION: 404, CASSETTE_EXHAUSTED: 409 };
+
+/**
+ * A loopback OpenAI-compatible server answering `POST …/chat/completions` from authored scripts,
+ * per session (the `x-session-lineage` header, else `main`), over the same replay path as a
+ * cassette. Lets record mode run end to end with no key.
+ */
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
+  const cassette = compileScript(options.scripts, { eventDelay: options.eventDelay ?? 2 });
+  const replay = createReplayingFetch(cassette, { mode: 'sequence', timing: 'recorded' });
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => void answer(req, res));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]?.endsWith('/chat/completions')) {
+      return sendError(res, 404, `nestcast model-server answers POST <base URL>/chat/completions only, not ${req.method} ${req.url}`, 'not_found');
+    }
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const lineage = headerValue(req.headers[LINEAGE_HEADER]) ?? DEFAULT_LINEAGE;
+    let response: Response;
+    try {
+      response = await replay('http://model-server/chat/completions', { method: 'POST', headers: { [LINEAGE_HEADER]: lineage }, body, signal: gone.signal });
+    } catch (error) {
+      if (error instanceof CassetteError) return sendError(res, STATUS_BY_CODE[error.code] ?? 500, error.message, error.code.toLowerCase());
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.flushHeaders();
+    try {
+      for await (const chunk of response.body ?? []) res.write(chunk);
+      res.end();
+    } catch {
+      req.socket.destroy();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    report: () => replay.report(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Errors in the OpenAI shape, so SDKs show the message. */
+function sendError(res: ServerResponse, status: number, message: string, type: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { message, type, code: null, param: null } }));
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === '' ? undefined : first;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
