@@ -40,14 +40,24 @@ export type TranscriptDiff = MissingSession | ExtraSession | SessionDivergence;
 
 /**
  * The first divergence between the expected transcripts and a run's normalised sessions, or null
- * when they are equal. Sessions pair up by lineage (and, for a shared lineage, by occurrence);
- * expected sessions are checked in order, so a parent's divergence is reported before a child's;
- * sessions only the run produced come last.
+ * when they are equal. Sessions pair up by lineage (and, for a shared lineage, by occurrence) and
+ * are checked in harvest order, a session only the run produced taking its place in the run's
+ * order: so a parent's divergence is reported before its children's, and a new child before the
+ * later sessions whose ordinal tokens it shifted.
  */
 export function compareTranscripts(expected: readonly NormalizedSession[], actual: readonly NormalizedSession[]): TranscriptDiff | null {
   const expectedFiles = transcriptFiles(expected);
   const actualFiles = transcriptFiles(actual);
   const actualByFile = new Map(actualFiles.map((file, index) => [file, actual[index] as NormalizedSession]));
+  const extraAfter = extrasByAnchor(actualFiles, new Set(expectedFiles));
+  const extra = (anchor: string | null): ExtraSession | null => {
+    const index = extraAfter.get(anchor);
+    if (index === undefined) return null;
+    const lineage = (actual[index] as NormalizedSession).header.lineage;
+    return { kind: 'extra-session', lineage, file: actualFiles[index] as string, expectedLineages: lineagesOf(expected) };
+  };
+  const leading = extra(null);
+  if (leading !== null) return leading;
   for (const [index, session] of expected.entries()) {
     const file = expectedFiles[index] as string;
     const lineage = session.header.lineage;
@@ -55,12 +65,21 @@ export function compareTranscripts(expected: readonly NormalizedSession[], actua
     if (counterpart === undefined) return { kind: 'missing-session', lineage, file, actualLineages: lineagesOf(actual) };
     const divergence = firstLineDivergence(session, counterpart);
     if (divergence !== null) return { kind: 'session-differs', lineage, file, ...divergence };
+    const following = extra(file);
+    if (following !== null) return following;
   }
-  const expectedSet = new Set(expectedFiles);
-  const extra = actualFiles.findIndex((file) => !expectedSet.has(file));
-  if (extra === -1) return null;
-  const lineage = (actual[extra] as NormalizedSession).header.lineage;
-  return { kind: 'extra-session', lineage, file: actualFiles[extra] as string, expectedLineages: lineagesOf(expected) };
+  return null;
+}
+
+/** For each session both sides have (null: the start), the first run-only session right after it in the run's order. */
+function extrasByAnchor(actualFiles: readonly string[], expectedFiles: ReadonlySet<string>): Map<string | null, number> {
+  const extras = new Map<string | null, number>();
+  let anchor: string | null = null;
+  for (const [index, file] of actualFiles.entries()) {
+    if (expectedFiles.has(file)) anchor = file;
+    else if (!extras.has(anchor)) extras.set(anchor, index);
+  }
+  return extras;
 }
 
 type LineDivergence = Pick<SessionDivergence, 'line' | 'event' | 'path' | 'expected' | 'actual'>;
