@@ -1,0 +1,125 @@
+import { request as httpRequest } from 'node:http';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { startLoopbackServer, sseFrames, type LoopbackServer } from '../../test/support/loopback-server.js';
+import { compileScript } from '../authored/compile-script.js';
+import { withLineage } from '../lineage/lineage-scope.js';
+import { createReplayingFetch } from '../replay/replaying-fetch.js';
+import { installNetworkGuard, type NetworkGuard } from './network-guard.js';
+import { serveCassetteWithMsw } from './serve-cassette-with-msw.js';
+
+const cassette = () => compileScript({ lineages: { main: [{ text: 'Hello from the cassette.' }], 'main/call_1': [{ text: 'child' }] } });
+
+let guard: NetworkGuard | undefined;
+let realApi: LoopbackServer | undefined;
+afterEach(async () => {
+  guard?.close();
+  guard = undefined;
+  await realApi?.close();
+  realApi = undefined;
+  vi.unstubAllEnvs();
+});
+
+/** Stands in for the real API: counts what reaches it. */
+async function startRealApi(): Promise<LoopbackServer> {
+  return startLoopbackServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(sseFrames([{ choices: [{ index: 0, delta: { content: 'from the real API' } }] }]));
+  });
+}
+
+async function sdkText(client: OpenAI): Promise<string> {
+  const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  let text = '';
+  for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+  return text;
+}
+
+describe('network guard', () => {
+  test('a request the cassette did not serve fails, never arrives, and fails the run even when the caller caught it and retried', async () => {
+    realApi = await startRealApi();
+    guard = installNetworkGuard();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(fetch(`${realApi.url}/chat/completions?key=sk-in-query`, { method: 'POST', body: '{}' })).rejects.toThrow();
+    }
+    expect(realApi.requests).toHaveLength(0);
+    expect(() => guard!.assertNoEscapes()).toThrow(
+      expect.objectContaining({
+        code: 'NETWORK_ESCAPE',
+        message:
+          `2 requests tried to reach the network during replay, which replay mode forbids (query strings omitted):\n` +
+          `  POST ${realApi.url}/chat/completions\n  POST ${realApi.url}/chat/completions\n` +
+          'Each was failed as a network error. Serve model calls from the cassette: inject the replaying fetch into the client ' +
+          '(createReplayingFetch), or serve the cassette through msw (serveCassetteWithMsw) for code whose fetch cannot be injected. ' +
+          'To let a host through on purpose, pass installNetworkGuard({ allow }).',
+      }),
+    );
+  });
+
+  test('node:http requests are caught too, also through a named ESM import', async () => {
+    realApi = await startRealApi();
+    guard = installNetworkGuard();
+    const failed = await new Promise<boolean>((resolve) => {
+      const req = httpRequest(`${realApi!.url}/direct`, { method: 'GET' }, () => resolve(false));
+      req.on('error', () => resolve(true));
+      req.end();
+    });
+    expect(failed).toBe(true);
+    expect(realApi.requests).toHaveLength(0);
+    expect(guard.escapes()).toEqual([{ method: 'GET', url: `${realApi.url}/direct` }]);
+  });
+
+  test('allow lets chosen hosts through', async () => {
+    realApi = await startRealApi();
+    guard = installNetworkGuard({ allow: (url) => url.hostname === '127.0.0.1' });
+    expect((await fetch(`${realApi.url}/chat/completions`, { method: 'POST', body: '{}' })).status).toBe(200);
+    guard.assertNoEscapes();
+  });
+
+  test('with an API key in the environment, replay through the injected fetch works and no request leaves', async () => {
+    vi.stubEnv('DEEPSEEK_API_KEY', 'sk-real-looking-key-123456');
+    vi.stubEnv('OPENAI_API_KEY', 'sk-real-looking-key-123456');
+    realApi = await startRealApi();
+    guard = installNetworkGuard();
+    const replay = createReplayingFetch(compileScript({ lineages: { main: [{ text: 'Hello from the cassette.' }] } }));
+    const client = new OpenAI({ baseURL: realApi.url, fetch: replay, maxRetries: 0 });
+    expect(await sdkText(client)).toBe('Hello from the cassette.');
+    expect(realApi.requests).toHaveLength(0);
+    guard.assertNoEscapes();
+    replay.assertConsumed();
+  });
+});
+
+describe('serving a cassette through msw', () => {
+  test('code using the global fetch is served from the cassette, with a key set and nothing reaching the real API', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-real-looking-key-123456');
+    realApi = await startRealApi();
+    const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
+    guard = installNetworkGuard({ handlers: served.handlers });
+    const client = new OpenAI({ baseURL: realApi.url, maxRetries: 0 });
+    expect(await sdkText(client)).toBe('Hello from the cassette.');
+    const child = await fetch(`${realApi.url}/chat/completions`, { method: 'POST', headers: { 'x-session-lineage': 'main/call_1' }, body: '{}' });
+    expect(await child.text()).toContain('"content":"child"');
+    expect(realApi.requests).toHaveLength(0);
+    guard.assertNoEscapes();
+    served.replay.assertConsumed();
+  });
+
+  test('withLineage attributes calls made through msw as well', async () => {
+    realApi = await startRealApi();
+    const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
+    guard = installNetworkGuard({ handlers: served.handlers });
+    const text = await withLineage('main/call_1', async () => (await fetch(`${realApi!.url}/chat/completions`, { method: 'POST', body: '{}' })).text());
+    expect(text).toContain('"content":"child"');
+  });
+
+  test('a replay error reaches the client as an OpenAI-shaped error with the nestcast message', async () => {
+    realApi = await startRealApi();
+    const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
+    guard = installNetworkGuard({ handlers: served.handlers });
+    const response = await fetch(`${realApi.url}/chat/completions`, { method: 'POST', headers: { 'x-session-lineage': 'main/call_9' }, body: '{}' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'UNRECORDED_SESSION', message: expect.stringContaining('Recorded sessions: main, main/call_1.') } });
+    expect(served.replay.report().failures).toHaveLength(1);
+  });
+});
