@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { checkInvariants, SessionStore, type LoadedSessionLog, type Violation } from '../../harness/session/index.js';
 import { HarvestError } from './harvest-error.js';
 import { orderByLineage } from './lineage-order.js';
@@ -37,5 +36,5 @@ async function assertDirectory(root: string): Promise<void> {
       { cause: error },
     );
   }
-  throw new HarvestError('SESSIONS_ROOT_NOT_FOUND', `The sessions root ${resolve(root)} is a file, not a directory. Pass the folder the run's SessionStore used.`);
+  throw new HarvestError('SESSIONS_ROOT_NOT_FOUND', `The sessions root ${root} is a file, not a directory. Pass the folder the run's SessionStore used.`);
 }

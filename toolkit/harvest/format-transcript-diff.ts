@@ -36,9 +36,10 @@ export function formatTranscriptDiff(diff: TranscriptDiff, scenario: string): st
   }
 }
 
-/** Both sides as short text; two long strings are cut to a window around where they first differ. */
+/** Both sides as short text; two strings, one of them long, are cut to a window around where they first differ. */
 function shownValues(expected: Json | undefined, actual: Json | undefined): [string, string] {
-  if (typeof expected === 'string' && typeof actual === 'string') {
+  const long = (value: Json | undefined): boolean => typeof value === 'string' && value.length > MAX_VALUE;
+  if (typeof expected === 'string' && typeof actual === 'string' && (long(expected) || long(actual))) {
     let at = 0;
     while (at < expected.length && expected[at] === actual[at]) at++;
     return [excerpt(expected, at), excerpt(actual, at)];

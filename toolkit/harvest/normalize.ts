@@ -35,7 +35,9 @@ export function normalizeSessions(sessions: readonly SessionLog[], context: Norm
     if (typeof value === 'string') return scrub(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value === null || typeof value !== 'object') return value;
-    return canonicalize(Object.fromEntries(Object.entries(value).map(([key, field]) => [scrub(key), walk(field)])));
+    // Keys are visited in canonical order, so first-seen UUID ordinals do not depend on how the log was written.
+    const entries = Object.entries(value).map(([key, field]): [string, Json] => [scrub(key), walk(field)]);
+    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   };
   return sessions.map((session) => {
     const header = walk(canonicalize({ ...session.header, createdAt: 0 })) as unknown as SessionHeader;

@@ -5,7 +5,6 @@ import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { listFiles } from '../cassette/testing/temp-dir.js';
 import { normalizeSessions, type NormalizedSession } from './normalize.js';
 import { childLog, parentLog } from './testing/nested-logs.js';
-import { transcriptFiles } from './transcript-files.js';
 import { readTranscripts, writeTranscripts } from './transcript.js';
 
 let dir: string;
@@ -18,13 +17,6 @@ afterEach(async () => {
 
 const nested = (): NormalizedSession[] =>
   normalizeSessions([parentLog(), childLog('main/call_b', { parentSession: 'parent-id' }), childLog('main/call_b/c1'), childLog('main/call_a')]);
-
-describe('transcriptFiles', () => {
-  it('maps each lineage to a path of escaped segments, numbering repeats of a lineage', () => {
-    const logs = ['main', 'main/call_1', 'main/call_1', 'main/..', 'main/a b~*'].map((lineage) => childLog(lineage));
-    expect(transcriptFiles(logs)).toEqual(['main.jsonl', 'main/call_1.jsonl', 'main/call_1~2.jsonl', 'main/%2E..jsonl', 'main/a%20b%7E%2A.jsonl']);
-  });
-});
 
 describe('writeTranscripts and readTranscripts', () => {
   it('read gives back exactly what was written, in the same order', async () => {
