@@ -58,6 +58,8 @@ export async function startAcpRun(request: ResolvedStartRequest, context: AcpRun
   let sessionId: string;
   try {
     sessionId = await openRemoteSession(conn, child, { cwd, timeoutMs: config.startupTimeoutMs, signal: request.signal });
+    // An abort that landed while the session/new answer was being delivered still belongs to start-up.
+    if (request.signal.aborted) throw new StartupFailure('aborted', 'session/new', 'start-up was cancelled as the remote session opened', { cause: request.signal.reason });
   } catch (error) {
     const termination = await terminateChild(child, { eofGraceMs: config.disposeEofGraceMs, termGraceMs: config.disposeTermGraceMs });
     conn.close();
