@@ -1,11 +1,15 @@
 import fc from 'fast-check';
-import type { StartCapability, SubagentCapabilities } from '../../providers/seam/types.js';
 
 /** What the child of one run is scripted to do (the fixture turns it into its provider's terms). */
 export type ChildOutcome = 'complete' | 'child-error' | 'hang' | 'fail-start';
 
 /** A request the service must refuse before the provider is called. */
-export type Refusal = { readonly kind: 'unsupported-capability'; readonly capability: StartCapability } | { readonly kind: 'invalid-max-depth' } | { readonly kind: 'depth-exceeded' };
+/**
+ * A request the service must refuse before the provider is called. The suite makes it concrete for
+ * the provider at hand: a capability it does not advertise, or (when it advertises `maxDepth`) a
+ * malformed or exceeded depth cap.
+ */
+export type Refusal = 'unsupported-capability' | 'invalid-max-depth' | 'depth-exceeded';
 
 /** What a listener on `subagent/start` or `subagent/end` does. `mutate` tries to change the payload. */
 export type ListenerFault = 'none' | 'throw' | 'reject' | 'mutate';
@@ -36,8 +40,6 @@ export interface LifecycleSchedule {
 export interface LifecycleScheduleConstraints {
   /** Outcomes the provider's fixture can script. Default: all. */
   readonly outcomes?: readonly ChildOutcome[];
-  /** The provider's start-time capabilities, so refusals ask for one it lacks. Default: none advertised. */
-  readonly capabilities?: SubagentCapabilities;
   /** Default 3. */
   readonly maxRuns?: number;
   /** Listener behaviours to draw from. Default: all. */
@@ -47,16 +49,6 @@ export interface LifecycleScheduleConstraints {
 
 const ALL_OUTCOMES: readonly ChildOutcome[] = ['complete', 'child-error', 'hang', 'fail-start'];
 const ALL_FAULTS: readonly ListenerFault[] = ['none', 'throw', 'reject', 'mutate'];
-const CAPABILITIES: readonly StartCapability[] = ['outputSchema', 'maxDepth', 'toolFilter', 'persona'];
-
-function refusalArbitrary(capabilities: SubagentCapabilities | undefined): fc.Arbitrary<Refusal> {
-  const lacking = CAPABILITIES.filter((capability) => capabilities?.[capability] !== true);
-  const refusals: fc.Arbitrary<Refusal>[] = [];
-  if (lacking.length > 0) refusals.push(fc.constantFrom(...lacking).map((capability) => ({ kind: 'unsupported-capability' as const, capability })));
-  // maxDepth is only checked (and only meaningful) on a provider that advertises it.
-  if (capabilities?.maxDepth === true) refusals.push(fc.constantFrom<Refusal>({ kind: 'invalid-max-depth' }, { kind: 'depth-exceeded' }));
-  return refusals.length === 0 ? fc.constant({ kind: 'unsupported-capability', capability: 'persona' }) : fc.oneof(...refusals);
-}
 
 /** The interleaving scenarios the lifecycle conformance suite draws; the scheduler then picks their order. */
 export function lifecycleScheduleArbitrary(constraints: LifecycleScheduleConstraints = {}): fc.Arbitrary<LifecycleSchedule> {
@@ -66,7 +58,7 @@ export function lifecycleScheduleArbitrary(constraints: LifecycleScheduleConstra
     abort: fc.constantFrom<RunPlan['abort']>('never', 'never', 'before-start', 'any-time', 'any-time'),
     cancel: fc.boolean(),
     dispose: fc.constantFrom<RunPlan['dispose']>('once', 'twice', 'concurrently'),
-    refusal: fc.oneof({ arbitrary: fc.constant(null), weight: 7 }, { arbitrary: refusalArbitrary(constraints.capabilities), weight: 1 }),
+    refusal: fc.oneof({ arbitrary: fc.constant(null), weight: 7 }, { arbitrary: fc.constantFrom<Refusal>('unsupported-capability', 'invalid-max-depth', 'depth-exceeded'), weight: 1 }),
   });
   return fc.record({
     runs: fc.array(run, { minLength: 1, maxLength: constraints.maxRuns ?? 3 }),

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { fuzzRuns } from '../../arbitraries/fuzz-runs.js';
+import { checkProviderLifecycle } from '../check-provider-lifecycle.js';
+import { formatConformanceFailure } from '../format-failure.js';
+import { forkFactory, spawnFactory } from './in-process-factories.js';
+
+describe('the in-process providers under the lifecycle suite', () => {
+  it.each([spawnFactory, forkFactory])('$name keeps every ordering and cleanup promise over 1,000 schedules', async (factory) => {
+    const report = await checkProviderLifecycle(factory, { runs: 1000 });
+    expect(report.ok, formatConformanceFailure(report)).toBe(true);
+    expect(report.schedules).toBe(fuzzRuns(1000));
+  });
+});

@@ -1,0 +1,38 @@
+import type fc from 'fast-check';
+import type { ConformanceReport } from './types.js';
+
+/** The scheduler's report as numbered steps, in the order they were released (pending ones last). */
+export function numberedSteps(report: readonly fc.SchedulerReportItem[]): string[] {
+  return report.map((item, index) => {
+    const outcome = item.status === 'pending' ? 'never released' : item.status;
+    const value = item.outputValue === undefined || item.outputValue === 'undefined' ? '' : ` → ${truncate(item.outputValue)}`;
+    return `${index + 1}. ${item.label} [${outcome}]${value}`;
+  });
+}
+
+export function rerunCommand(provider: string, runs: number, seed: number, path: string): string {
+  return `nestcast fuzz --provider ${provider} --runs ${runs} --seed ${seed} --path ${path}`;
+}
+
+/** A failure as a person reads it: what broke, the seed and path, the interleaving step by step, how to rerun it. */
+export function formatConformanceFailure(report: ConformanceReport): string {
+  const failure = report.failure;
+  if (failure === undefined) return `provider "${report.provider}" kept every lifecycle promise in ${report.schedules} schedules (seed ${report.seed})`;
+  return [
+    `provider "${report.provider}" broke ${failure.violations.length} lifecycle promise(s) after ${report.schedules} schedule(s):`,
+    ...failure.violations.map((v) => `  - [${v.promise}] ${v.message}`),
+    '',
+    `seed ${failure.seed}, path ${failure.path}`,
+    `schedule: ${JSON.stringify(failure.schedule)}`,
+    'interleaving:',
+    ...failure.steps.map((step) => `  ${step}`),
+    '',
+    `rerun: ${failure.rerun}`,
+    `  (or checkProviderLifecycle(factory, { runs: ${report.schedules}, seed: ${failure.seed}, path: '${failure.path}' }))`,
+  ].join('\n');
+}
+
+function truncate(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}

@@ -1,0 +1,34 @@
+import type { Agent } from '../../harness/agents/agent.js';
+import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { RunTrace } from './run-trace.js';
+import type { LiveThing, ProviderFixture } from './types.js';
+
+/** Every child agent and open child session in the runtime, plus what the fixture reports. */
+export function liveThings(runtime: Runtime, parent: Agent, fixture: ProviderFixture): LiveThing[] {
+  const agents = runtime.agents
+    .list()
+    .filter((agent) => agent !== parent)
+    .map((agent): LiveThing => ({ kind: 'agent', id: agent.id, lineage: agent.lineage }));
+  const sessions = runtime.sessions
+    .live()
+    .filter((session) => session !== parent.session)
+    .map((session): LiveThing => ({ kind: 'session', id: session.id, lineage: session.header.lineage }));
+  return [...agents, ...sessions, ...(fixture.alive?.() ?? [])];
+}
+
+export const describeThing = (thing: LiveThing): string => `${thing.kind} ${thing.id}${thing.lineage === undefined ? '' : ` (${thing.lineage})`}`;
+
+/**
+ * What `trace` must not own any more, right now: things of its lineage, or more unattributed
+ * things than the other runs that may still own something.
+ */
+export function leftoversOf(trace: RunTrace, traces: readonly RunTrace[], alive: readonly LiveThing[]): string | null {
+  const own = alive.filter((thing) => thing.lineage === trace.lineage);
+  if (own.length > 0) return own.map(describeThing).join(', ');
+  const unattributed = alive.filter((thing) => thing.lineage === undefined);
+  const others = traces.filter((other) => other !== trace && other.mayOwnSomething).length;
+  if (unattributed.length > others) {
+    return `${unattributed.length} unattributed thing(s) (${unattributed.map(describeThing).join(', ')}) while only ${others} other run(s) may own any`;
+  }
+  return null;
+}

@@ -1,0 +1,91 @@
+import type fc from 'fast-check';
+import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { SubagentProvider } from '../../providers/seam/types.js';
+import type { ChildOutcome, LifecycleSchedule, LifecycleScheduleConstraints } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+
+/** Something a run may own that must be gone once its `dispose()` resolves. */
+export interface LiveThing {
+  readonly kind: 'agent' | 'session' | 'process' | 'timer' | 'other';
+  /** Agent or session id, pid, timer label... */
+  readonly id: string;
+  /** The child's lineage when known; things without one are checked by count. */
+  readonly lineage?: string;
+}
+
+/** What the suite hands a factory for one schedule. */
+export interface FixtureContext {
+  /** Fresh runtime: temp sessions root, the `subagents` service loaded, nothing else registered. */
+  readonly runtime: Runtime;
+  /** Route the provider's own asynchrony (model calls, readiness) through it to let the suite reorder it. */
+  readonly scheduler: fc.Scheduler;
+  /** What the child of the run with this lineage is scripted to do (the suite names runs `r<i>-<outcome>`). */
+  outcomeOf(lineage: string): ChildOutcome;
+  /** A scratch directory for this schedule (removed with the suite's temp root). */
+  readonly scratch: string;
+}
+
+/** The provider under test for one schedule, and how to see what it keeps alive. */
+export interface ProviderFixture {
+  /** A fresh provider instance; the suite registers it through the runtime's SubagentService. */
+  readonly provider: SubagentProvider;
+  /**
+   * What the provider keeps alive beyond agents and sessions (which the suite sees in the runtime):
+   * child processes, timers, connections.
+   */
+  alive?(): readonly LiveThing[];
+  /** Releases what the fixture itself made (not what runs made: that is the point of the test). */
+  close?(): Promise<void>;
+}
+
+/** Builds a fresh provider per schedule. Users write one for their own provider. */
+export interface ProviderFactory {
+  readonly name: string;
+  /** Outcomes `create` can script. Default: all four. */
+  readonly outcomes?: readonly ChildOutcome[];
+  create(context: FixtureContext): ProviderFixture | Promise<ProviderFixture>;
+  /** Replaces the suite's runtime (e.g. to bring your own event bus). Must load the `subagents` service. */
+  createRuntime?(sessionsRoot: string): Promise<Runtime>;
+}
+
+export interface LifecycleCheckOptions {
+  /** Number of schedules. Raised (never lowered) by FUZZ_RUNS. */
+  readonly runs: number;
+  /** Replay: the seed printed by a failure. */
+  readonly seed?: number;
+  /** Replay: the path printed by a failure (needs `seed`). */
+  readonly path?: string;
+  /** A schedule that has not finished after this long fails, listing what was still pending. Default 10000. */
+  readonly timeoutMs?: number;
+  /** Narrows what the schedules draw (outcomes and capabilities come from the factory and provider). */
+  readonly schedule?: Omit<LifecycleScheduleConstraints, 'outcomes' | 'capabilities'>;
+  /** Stop at the first failure without shrinking the schedule. Default false. */
+  readonly endOnFailure?: boolean;
+}
+
+/** One broken promise of DESIGN §3, found in one schedule. */
+export interface LifecycleViolation {
+  /** Stable id of the promise, e.g. `start-before-end`, `dispose-leaves-nothing-alive`. */
+  readonly promise: string;
+  readonly message: string;
+}
+
+export interface ConformanceFailure {
+  readonly seed: number;
+  readonly path: string;
+  readonly schedule: LifecycleSchedule;
+  readonly violations: readonly LifecycleViolation[];
+  /** The interleaving, one line per scheduler step, in the order they ran. */
+  readonly steps: readonly string[];
+  /** How to replay exactly this schedule. */
+  readonly rerun: string;
+}
+
+export interface ConformanceReport {
+  readonly provider: string;
+  readonly ok: boolean;
+  /** Schedules run (including the failing one). */
+  readonly schedules: number;
+  readonly seed: number;
+  readonly elapsedMs: number;
+  readonly failure?: ConformanceFailure;
+}
