@@ -1,6 +1,7 @@
 export { CassetteError, DEFAULT_RECORD_HINT, type CassetteErrorCode } from './cassette-error.js';
 export { CALLS_DIR, META_FILE, lineageFile, lineageOfFile } from './lineage-file.js';
 export { loadCassette, type LoadOptions } from './load-cassette.js';
+export { mergeCassettes } from './merge-cassettes.js';
 export type { Secret } from './find-secret.js';
 export { saveCassette, type SaveOptions, type SaveResult } from './save-cassette.js';
 export { recorderName } from './recorder-name.js';

@@ -4,7 +4,7 @@ import type { Secret } from '../cassette/find-secret.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../cassette/types.js';
 import { resolveLineage } from '../lineage/resolve-lineage.js';
-import { callerSignal } from '../replay/replaying-fetch.js';
+import { callerSignal } from '../replay/caller-signal.js';
 import { captureResponse, DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
 import { classifyFailure } from './classify-failure.js';
 import { credentialSecrets } from './credential-headers.js';

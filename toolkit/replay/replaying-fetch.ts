@@ -12,6 +12,7 @@ import {
   type Consumption,
   type MessageContext,
 } from './replay-messages.js';
+import { callerSignal } from './caller-signal.js';
 import { respond } from './respond.js';
 import type { ReplayTiming } from './replay-timing.js';
 
@@ -132,12 +133,4 @@ function driftMessage(lineage: string, call: number, divergence: Divergence): st
     `Model call ${call} of session "${lineage}" differs from its recording at ${divergence.path} ` +
     `(recorded ${showValue(divergence.recorded)}, live ${showValue(divergence.live)}); served the recording anyway (sequence mode).`
   );
-}
-
-/**
- * The caller's own signal. A `Request`'s copy follows it only through a weak reference, so once
- * the Request is collected an abort would no longer reach a long-lived replayed body.
- */
-export function callerSignal(input: string | URL | Request, init: RequestInit | undefined): AbortSignal {
-  return init?.signal ?? (input instanceof Request ? input.signal : new AbortController().signal);
 }
