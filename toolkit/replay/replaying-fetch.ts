@@ -1,7 +1,7 @@
 import { canonicalRequest } from '../canonical/canonical-request.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { DEFAULT_RECORD_HINT, type CassetteError } from '../cassette/cassette-error.js';
-import type { Cassette, CassetteCall } from '../cassette/types.js';
+import type { Cassette } from '../cassette/types.js';
 import { resolveLineage } from '../lineage/resolve-lineage.js';
 import {
   cassetteExhausted,
@@ -109,7 +109,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   const report = (): ReplayReport => ({
     sessions: [...sessions.entries()]
       .map(([lineage, state]) => {
-        const total = (cassette.calls[lineage] as readonly CassetteCall[] | undefined)?.length ?? 0;
+        const total = cassette.calls[lineage]?.length ?? 0;
         return { lineage, consumed: Math.min(state.next, total), total };
       })
       .sort((a, b) => (a.lineage < b.lineage ? -1 : a.lineage > b.lineage ? 1 : 0)),
