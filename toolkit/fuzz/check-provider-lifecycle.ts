@@ -6,7 +6,8 @@ import { fuzzRuns } from '../arbitraries/fuzz-runs.js';
 import { lifecycleScheduleArbitrary, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { formatConformanceFailure, numberedSteps, rerunCommand } from './format-failure.js';
 import { FuzzError } from './fuzz-error.js';
-import { InjectedListenerFailure } from './lifecycle-recorder.js';
+import { describeError } from './describe-error.js';
+import { isListenerFailure } from './lifecycle-recorder.js';
 import { runSchedule } from './run-schedule.js';
 import type { ConformanceReport, LifecycleCheckOptions, LifecycleViolation, ProviderFactory } from './types.js';
 
@@ -32,9 +33,9 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
   const runs = validRuns(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const root = await mkdtemp(join(tmpdir(), 'nestcast-fuzz-'));
-  const escaped: InjectedListenerFailure[] = [];
+  const escaped: unknown[] = [];
   const onUnhandled = (reason: unknown): void => {
-    if (reason instanceof InjectedListenerFailure) escaped.push(reason);
+    if (isListenerFailure(reason)) escaped.push(reason);
   };
   process.on('unhandledRejection', onUnhandled);
   const began = performance.now();
@@ -52,7 +53,7 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
       const violations = await runSchedule(factory, schedule, s, { dir: join(root, `s${index}`), timeoutMs });
       await new Promise((resolve) => setImmediate(resolve));
       for (const failure of escaped.slice(before)) {
-        violations.push({ promise: 'listener-failures-contained', message: `a listener failure escaped as an unhandled rejection: ${failure.message}` });
+        violations.push({ promise: 'listener-failures-contained', message: `a listener failure escaped as an unhandled rejection: ${describeError(failure)}` });
       }
       if (violations.length > 0) throw new ScheduleFailed(violations, numberedSteps(s.report()));
     });
@@ -60,7 +61,8 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
       numRuns: runs,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.path !== undefined ? { path: options.path } : {}),
-      endOnFailure: options.endOnFailure ?? false,
+      // A printed path already points at the shrunk schedule: replay it alone.
+      endOnFailure: options.endOnFailure ?? options.path !== undefined,
     });
     const report = { provider: factory.name, schedules, seed: details.seed, elapsedMs: performance.now() - began };
     if (!details.failed) return { ...report, ok: true };

@@ -3,7 +3,7 @@ import type { Agent } from '../../harness/agents/agent.js';
 import type { Runtime } from '../../harness/runtime/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
-import { HIJACKED, InjectedListenerFailure, type LifecycleRecord } from './lifecycle-recorder.js';
+import { HIJACKED, isListenerFailure, type LifecycleRecord } from './lifecycle-recorder.js';
 import { describeThing, liveThings } from './liveness.js';
 import { describeError } from './describe-error.js';
 import type { RunTrace } from './run-trace.js';
@@ -40,8 +40,8 @@ function checkStart(trace: RunTrace, { calls }: ScheduleObservations): void {
   const { calledWith, start, plan } = trace;
   if (calledWith === null || start.status === 'pending') return;
   const providerCalled = calls.includes(trace.spawnedBy);
-  if (start.status === 'rejected' && start.error instanceof InjectedListenerFailure) {
-    trace.violate('listener-failures-contained', `a listener failure escaped into subagents.start(): ${start.error.message}`);
+  if (start.status === 'rejected' && isListenerFailure(start.error)) {
+    trace.violate('listener-failures-contained', `a listener failure escaped into subagents.start(): ${describeError(start.error)}`);
     return;
   }
   const refusedAs = (code: string, why: string): void => {

@@ -11,6 +11,18 @@ export class InjectedListenerFailure extends Error {
   }
 }
 
+const thrownByListeners = new WeakSet<object>();
+
+/** Whether `error` was thrown or rejected by one of the suite's faulty listeners (a frozen payload's TypeError included). */
+export function isListenerFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && thrownByListeners.has(error);
+}
+
+function thrown<E extends object>(error: E): E {
+  thrownByListeners.add(error);
+  return error;
+}
+
 /** What a `mutate` listener writes into a payload; seeing it in a caller's result means the payload was shared. */
 export const HIJACKED = 'hijacked-by-listener';
 
@@ -34,17 +46,21 @@ function faultyListener(event: string, fault: ListenerFault): (payload: object) 
       return () => undefined;
     case 'throw':
       return () => {
-        throw new InjectedListenerFailure(event, 'throw');
+        throw thrown(new InjectedListenerFailure(event, 'throw'));
       };
     case 'reject':
-      return () => Promise.reject(new InjectedListenerFailure(event, 'reject'));
+      return () => Promise.reject(thrown(new InjectedListenerFailure(event, 'reject')));
     case 'mutate':
       return (payload) => {
         // A frozen payload makes these assignments throw, which the bus must contain like any failure.
         const writable = payload as Record<string, unknown>;
-        writable['stopReason'] = HIJACKED;
-        writable['lastAssistantMessage'] = HIJACKED;
-        writable['childId'] = HIJACKED;
+        try {
+          writable['stopReason'] = HIJACKED;
+          writable['lastAssistantMessage'] = HIJACKED;
+          writable['childId'] = HIJACKED;
+        } catch (error) {
+          throw thrown(error as object);
+        }
       };
   }
 }

@@ -108,9 +108,9 @@ class ScheduleDriver {
    * `promise`'s outcome, handed to the caller when the scheduler says so. Scheduled only once it
    * has settled natively: releasing a still-pending task would block every other release.
    */
-  private released<T>(promise: Promise<T>, label: string): Promise<T> {
+  private released<T>(promise: Promise<T>, label: string, show: (value: T) => unknown = (value) => value): Promise<T> {
     return promise.then(
-      (value) => this.s.schedule(Promise.resolve(value), label),
+      (value) => this.s.schedule(Promise.resolve(show(value)), label).then(() => value),
       (error: unknown) =>
         this.gate(`${label}: rejected ${describeError(error)}`).then(() => {
           throw error;
@@ -126,7 +126,7 @@ class ScheduleDriver {
     const started = this.callStart(trace);
     let run;
     try {
-      run = await this.released(started, `${trace.name}: caller sees start settle`);
+      run = await this.released(started, `${trace.name}: caller sees start settle`, () => 'a ready run');
     } catch {
       await abort;
       return;

@@ -58,7 +58,7 @@ export interface LifecycleCheckOptions {
   readonly timeoutMs?: number;
   /** Narrows what the schedules draw (outcomes and capabilities come from the factory and provider). */
   readonly schedule?: Omit<LifecycleScheduleConstraints, 'outcomes' | 'capabilities'>;
-  /** Stop at the first failure without shrinking the schedule. Default false. */
+  /** Stop at the first failure without shrinking the schedule. Default: false, true when replaying a `path`. */
   readonly endOnFailure?: boolean;
 }
 
