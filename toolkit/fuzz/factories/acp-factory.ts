@@ -1,0 +1,42 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createAcpProvider } from '../../../providers/acp/acp-provider.js';
+import type { LiveThing, ProviderFactory } from '../types.js';
+
+/** The ACP child agent this factory starts, one real process per run. */
+export const FUZZ_ACP_AGENT = fileURLToPath(new URL('./fuzz-acp-agent.mjs', import.meta.url));
+
+/** The acp provider over real child processes; liveness is every recorded child pid that still exists. */
+export const acpFactory: ProviderFactory = {
+  name: 'acp',
+  create: ({ runtime, scratch }) => ({
+    provider: createAcpProvider(
+      {
+        command: process.execPath,
+        args: [FUZZ_ACP_AGENT],
+        env: { FUZZ_PID_DIR: scratch },
+        stderr: 'log',
+        disposeEofGraceMs: 1_000,
+        disposeTermGraceMs: 1_000,
+      },
+      { logger: runtime.logger, sessionsRoot: runtime.sessions.root },
+    ),
+    alive: () => liveChildren(scratch),
+  }),
+};
+
+function liveChildren(pidDir: string): LiveThing[] {
+  return readdirSync(pidDir)
+    .filter((name) => /^\d+$/.test(name) && isAlive(Number(name)))
+    .map((pid) => ({ kind: 'process', id: `pid ${pid}`, lineage: readFileSync(`${pidDir}/${pid}`, 'utf8') }));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
