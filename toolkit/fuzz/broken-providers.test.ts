@@ -45,7 +45,7 @@ describe('a failure', () => {
     expect(text).toContain(`seed ${failure.seed}, path ${failure.path}`);
     expect(failure.steps[0]).toMatch(/^1\. /);
     expect(failure.steps.some((step) => /dispose\(\)/.test(step))).toBe(true);
-    expect(failure.rerun).toBe(`nestcast fuzz --provider toy-dispose-before-child-stops --runs 300 --seed ${failure.seed} --path ${failure.path}`);
+    expect(failure.rerun).toBe(`nestcast fuzz --provider toy-dispose-before-child-stops --runs 300 --seed=${failure.seed} --path ${failure.path}`);
     expect(text).toContain(`rerun: ${failure.rerun}`);
   });
 

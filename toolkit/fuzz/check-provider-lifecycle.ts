@@ -64,7 +64,7 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
       // A printed path already points at the shrunk schedule: replay it alone.
       endOnFailure: options.endOnFailure ?? options.path !== undefined,
     });
-    const report = { provider: factory.name, schedules, seed: details.seed, elapsedMs: performance.now() - began };
+    const report = { provider: factory.name, runs, schedules, seed: details.seed, elapsedMs: performance.now() - began };
     if (!details.failed) return { ...report, ok: true };
     const failed = details.errorInstance;
     if (!(failed instanceof ScheduleFailed) || details.counterexample === null || details.counterexamplePath === null) {

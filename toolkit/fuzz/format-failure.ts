@@ -11,7 +11,8 @@ export function numberedSteps(report: readonly fc.SchedulerReportItem[]): string
 }
 
 export function rerunCommand(provider: string, runs: number, seed: number, path: string): string {
-  return `nestcast fuzz --provider ${provider} --runs ${runs} --seed ${seed} --path ${path}`;
+  // `--seed=` form: a negative seed after a separate flag would read as another option.
+  return `nestcast fuzz --provider ${provider} --runs ${runs} --seed=${seed} --path ${path}`;
 }
 
 /** A failure as a person reads it: what broke, the seed and path, the interleaving step by step, how to rerun it. */
@@ -28,7 +29,7 @@ export function formatConformanceFailure(report: ConformanceReport): string {
     ...failure.steps.map((step) => `  ${step}`),
     '',
     `rerun: ${failure.rerun}`,
-    `  (or checkProviderLifecycle(factory, { runs: ${report.schedules}, seed: ${failure.seed}, path: '${failure.path}' }))`,
+    `  (or checkProviderLifecycle(factory, { runs: ${report.runs}, seed: ${failure.seed}, path: '${failure.path}' }))`,
   ].join('\n');
 }
 

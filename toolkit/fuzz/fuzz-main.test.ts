@@ -15,6 +15,12 @@ describe('nestcast fuzz', () => {
     expect(out.join('')).toMatch(/ok: 30 schedules kept every lifecycle promise \(seed 42, [\d.]+ s, \d+ schedules\/s\)/);
   });
 
+  it('accepts a negative seed written --seed=S, as failures print it', async () => {
+    const { io, out } = captured();
+    expect(await fuzzMain(['--provider', 'mock', '--runs', '5', '--seed=-12'], io)).toBe(0);
+    expect(out.join('')).toContain('(seed -12,');
+  });
+
   it('prints its help with exit code 0', async () => {
     const { io, out } = captured();
     expect(await fuzzMain(['--help'], io)).toBe(0);
@@ -26,6 +32,7 @@ describe('nestcast fuzz', () => {
     [['--provider', 'carrier-pigeon'], 'unknown provider "carrier-pigeon"; known: mock, spawn, fork, acp'],
     [['--provider', 'mock', '--runs', 'many'], '--runs must be an integer of at least 1, got "many"'],
     [['--provider', 'mock', '--path', '0:1'], '--path replays a failure only with the --seed'],
+    [['--provider', 'mock', '--seed', '-12'], "To specify an option argument starting with a dash use '--seed=-XYZ'"],
     [['--provider', 'mock', 'extra'], 'unexpected argument "extra"'],
   ])('refuses %j with exit code 2, saying what is wrong, and the usage', async (argv, message) => {
     const { io, err } = captured();

@@ -13,7 +13,7 @@ export const FUZZ_PROVIDERS: Readonly<Record<string, ProviderFactory>> = { mock:
 
 const DEFAULT_RUNS: Readonly<Record<string, number>> = { mock: 1000, spawn: 1000, fork: 1000, acp: 25 };
 
-export const FUZZ_HELP = `Usage: nestcast fuzz --provider <name> [--runs N] [--seed S --path P] [--timeout MS]
+export const FUZZ_HELP = `Usage: nestcast fuzz --provider <name> [--runs N] [--seed=S --path P] [--timeout MS]
 
 Throws interleavings of start, readiness, result, cancel, dispose, parent teardown, provider
 removal and failing listeners at a subagent provider under fast-check's scheduler, and checks the
@@ -22,7 +22,7 @@ ordering and cleanup promises of the subagent seam. A failure prints its seed, p
 Options:
   --provider   ${Object.keys(FUZZ_PROVIDERS).join(', ')}
   --runs       schedules to run (default: 1000; acp: 25). FUZZ_RUNS raises it.
-  --seed       replay: the seed a failure printed
+  --seed=S     replay: the seed a failure printed (write --seed=S: seeds may be negative)
   --path       replay: the path a failure printed (with --seed)
   --timeout    per-schedule limit in milliseconds (default 10000)
   -h, --help   show this help

@@ -115,7 +115,8 @@ class ToyRun implements SubagentRun {
       this.cancel('toy run disposed');
       await this.settled.catch(() => undefined);
       if (this.options.flaw === 'dispose-before-child-stops') {
-        setTimeout(() => this.options.children.remove(this.id), 1);
+        const stops = this.options.scheduler.schedule(Promise.resolve(), `toy ${this.request.lineage}: child stops, after dispose resolved`);
+        void stops.then(() => this.options.children.remove(this.id));
         return;
       }
       this.options.children.remove(this.id);

@@ -83,7 +83,9 @@ export interface ConformanceFailure {
 export interface ConformanceReport {
   readonly provider: string;
   readonly ok: boolean;
-  /** Schedules run (including the failing one). */
+  /** Schedules asked for (after FUZZ_RUNS). */
+  readonly runs: number;
+  /** Schedules run, shrinking included. */
   readonly schedules: number;
   readonly seed: number;
   readonly elapsedMs: number;
