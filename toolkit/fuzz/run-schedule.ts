@@ -9,7 +9,7 @@ import type { SubagentProvider, SubagentRun, SubagentStartRequest } from '../../
 import { outcomeOfLineage, runSpawnedBy, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { checkSchedule } from './check-schedule.js';
 import { describeError } from './describe-error.js';
-import { recordLifecycle } from './lifecycle-recorder.js';
+import { recordLifecycle, type LifecycleRecord } from './lifecycle-recorder.js';
 import { leftoversOf, liveThings } from './liveness.js';
 import { createDelegatingParent } from './parent-fixture.js';
 import { concreteRefusal } from './refusal-request.js';
@@ -50,7 +50,7 @@ async function defaultRuntime(sessionsRoot: string): Promise<Runtime> {
 /** Issues the schedule's actions, each released by the scheduler, and records what happened natively. */
 class ScheduleDriver {
   readonly traces: RunTrace[];
-  readonly records;
+  readonly records: LifecycleRecord[];
   /** `spawnedBy` of every call the service made to the provider's start. */
   readonly providerCalls: string[] = [];
   private providerRemoved = false;

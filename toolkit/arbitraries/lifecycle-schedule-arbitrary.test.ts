@@ -1,0 +1,29 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { lifecycleScheduleArbitrary, outcomeOfLineage, runSpawnedBy, type ChildOutcome } from './lifecycle-schedule-arbitrary.js';
+
+const outcomes: ChildOutcome[] = ['complete', 'child-error', 'hang', 'fail-start'];
+
+describe('lifecycle schedules', () => {
+  test.prop([fc.nat({ max: 20 }), fc.constantFrom(...outcomes), fc.constantFrom('main', 'main/call_1')])(
+    "a run's lineage tells the fixture its child's outcome",
+    (index, outcome, parent) => {
+      expect(outcomeOfLineage(`${parent}/${runSpawnedBy(index, outcome)}`)).toBe(outcome);
+    },
+  );
+
+  test.prop([lifecycleScheduleArbitrary({ outcomes: ['hang'], maxRuns: 2, startListenerFaults: ['throw'], endListenerFaults: ['none'] })])(
+    'draws only what the constraints allow',
+    (schedule) => {
+      expect(schedule.runs.length).toBeGreaterThanOrEqual(1);
+      expect(schedule.runs.length).toBeLessThanOrEqual(2);
+      expect(schedule.runs.every((run) => run.outcome === 'hang')).toBe(true);
+      expect([schedule.startListener, schedule.endListener]).toEqual(['throw', 'none']);
+    },
+  );
+
+  test('a lineage the suite did not make has no outcome', () => {
+    expect(outcomeOfLineage('main/call_7')).toBeUndefined();
+    expect(outcomeOfLineage('main/r1-dance')).toBeUndefined();
+  });
+});
