@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createMockProvider } from '../../../providers/mock/mock-provider.js';
+import { mockScript } from '../../../providers/mock/mock-script.js';
 import { fuzzRuns } from '../../arbitraries/fuzz-runs.js';
 import { checkProviderLifecycle } from '../check-provider-lifecycle.js';
 import { formatConformanceFailure } from '../format-failure.js';
+import type { LiveThing, ProviderFactory } from '../types.js';
 import { mockFactory } from './mock-factory.js';
 
 describe('the mock provider under the lifecycle suite', () => {
@@ -9,5 +12,21 @@ describe('the mock provider under the lifecycle suite', () => {
     const report = await checkProviderLifecycle(mockFactory, { runs: 1000 });
     expect(report.ok, formatConformanceFailure(report)).toBe(true);
     expect(report.schedules).toBe(fuzzRuns(1000));
+  });
+
+  it('is failed when scripted to leak on purpose, though the leak is counted, not named by lineage', async () => {
+    const leaking: ProviderFactory = {
+      name: 'mock-leak',
+      outcomes: ['hang'],
+      create: () => {
+        const script = mockScript([{ kind: 'leak' }, { kind: 'leak' }, { kind: 'leak' }]);
+        return {
+          provider: createMockProvider({ script }),
+          alive: () => Array.from({ length: script.alive }, (_, index): LiveThing => ({ kind: 'other', id: `mock run #${index + 1}` })),
+        };
+      },
+    };
+    const report = await checkProviderLifecycle(leaking, { runs: 100 });
+    expect(report.failure?.violations.map((v) => v.promise)).toContain('dispose-leaves-nothing-alive');
   });
 });
