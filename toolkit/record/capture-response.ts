@@ -45,16 +45,32 @@ export async function captureResponse(copy: Response, context: CaptureContext): 
     }
   };
   const reader = copy.body.getReader();
+  // undici leaves a cloned body pending forever once the caller aborts (clients abort to release
+  // the connection after [DONE]), so the copy stops at [DONE] and stops waiting on an abort.
+  const { signal } = context;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    for (;;) {
-      const { value, done: ended } = await reader.read();
-      if (ended) break;
-      take(parser.push(decoder.decode(value, { stream: true })));
+    while (!done) {
+      // The read goes first: a chunk already queued wins over an abort that came after it.
+      const next = await Promise.race([reader.read(), aborted]);
+      if (next === 'aborted') throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+      if (next.done) break;
+      take(parser.push(decoder.decode(next.value, { stream: true })));
     }
-    take(parser.push(decoder.decode()));
-    take(parser.flush());
+    if (!done) {
+      take(parser.push(decoder.decode()));
+      take(parser.flush());
+    }
   } catch (error) {
-    return { error: classifyFailure(error, context.signal, { status: copy.status, headers, events }) };
+    return { error: classifyFailure(error, signal, { status: copy.status, headers, events }) };
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    void reader.cancel().catch(() => undefined);
   }
   return { status: copy.status, headers, events, done };
 }

@@ -40,6 +40,26 @@ function streamHeaders(res: ServerResponse, extra: Record<string, string> = {}):
 }
 
 describe('recording', () => {
+  test('a caller that aborts right after reading [DONE] still leaves a complete recording', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      streamHeaders(res);
+      res.end(sseFrames([chunk('all'), chunk(' of it')]));
+    });
+    const fetch = createRecordingFetch();
+    const connection = new AbortController();
+    const response = await fetch(`${server.url}/chat/completions`, { ...post('main'), signal: connection.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('[DONE]')) text += new TextDecoder().decode((await reader.read()).value);
+    // What clients do to release the connection once the stream is over.
+    connection.abort();
+
+    const cassette = await fetch.cassette();
+
+    const recorded = cassette.calls['main']?.[0]?.response;
+    expect(recorded && 'events' in recorded ? { events: recorded.events.length, done: recorded.done } : recorded).toEqual({ events: 2, done: true });
+  });
+
   test('the caller sees the first event before the server has sent the last', async () => {
     let releaseLast!: () => void;
     const lastMayGo = new Promise<void>((resolve) => (releaseLast = resolve));
