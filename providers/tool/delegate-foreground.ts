@@ -28,5 +28,6 @@ export async function delegateInForeground(service: SubagentService, provider: s
   }
   if (settled.result.stopReason !== 'completed') return { output: [failureText(settled.result), ...disposeLine].join('\n'), isError: true };
   if (disposeFailure !== undefined) return { output: `Error: the subagent completed but ${disposeLine[0]}`, isError: true };
-  return settled.result.output;
+  // A structured result is what the parent asked for; the child's closing words are not.
+  return settled.result.structured !== undefined ? JSON.stringify(settled.result.structured) : settled.result.output;
 }

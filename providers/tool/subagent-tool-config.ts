@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../../harness/schema.js';
 import type { ToolRestriction } from '../../harness/tools/types.js';
 import { SubagentError } from '../seam/errors.js';
 import { isValidMaxDepth } from '../seam/start-validation.js';
@@ -15,6 +16,8 @@ export interface SubagentToolConfig {
   readonly persona?: string;
   /** Requires the provider's `toolFilter` capability. */
   readonly toolFilter?: ToolRestriction;
+  /** Requires the provider's `outputSchema` capability: the child reports a value of this JSON Schema, and the tool returns it as JSON. */
+  readonly outputSchema?: JsonSchema;
   /** Absolute cap on a child's depth (default 3), or `provider-managed` to send none (for providers without the capability). */
   readonly maxDepth?: number | 'provider-managed';
 }

@@ -90,6 +90,7 @@ function startRequest(config: ResolvedToolConfig, args: SubagentToolArgs, parent
     ...(config.agentOptions ? { agentOptions: config.agentOptions } : {}),
     ...(config.persona !== undefined ? { persona: config.persona } : {}),
     ...(config.toolFilter ? { toolFilter: config.toolFilter } : {}),
+    ...(config.outputSchema ? { outputSchema: config.outputSchema } : {}),
     ...(config.maxDepth !== undefined ? { maxDepth: config.maxDepth } : {}),
   };
 }

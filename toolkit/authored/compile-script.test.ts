@@ -72,6 +72,20 @@ describe('compiled streams', () => {
     expect(failure).toMatchObject({ name: 'TypeError', message: 'terminated' });
   });
 
+  test('a hang streams its text and then holds the stream open until the caller aborts', async () => {
+    const fetch = createReplayingFetch(compileScript({ lineages: { main: [{ hang: { text: 'Still working' } }] } }));
+    const caller = new AbortController();
+    const response = await fetch('http://127.0.0.1:1/chat/completions', { method: 'POST', body: '{}', signal: caller.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('working')) text += new TextDecoder().decode((await reader.read()).value);
+    const next = reader.read();
+    const pending = await Promise.race([next.then(() => 'read'), new Promise((resolve) => setImmediate(() => resolve('pending')))]);
+    expect(pending).toBe('pending');
+    caller.abort();
+    await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   test('a reset before the response rejects the fetch like a refused connection', async () => {
     const fetch = createReplayingFetch(compileScript({ lineages: { main: [{ networkError: 'reset-before-response' }] } }));
     await expect(fetch(...call('main'))).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNRESET' } });

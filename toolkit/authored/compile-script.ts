@@ -67,9 +67,13 @@ function compileTurn(turn: AuthoredTurn, context: ChunkContext, delay: number): 
     const partial = { status: 200, headers, events: events(cutChunks(turn.text ?? '…', context)) };
     return { error: { kind: 'network', message: 'other side closed', code: 'UND_ERR_SOCKET', partial } };
   }
+  if ('hang' in turn) {
+    const partial = { status: 200, headers, events: turn.hang.text ? events(cutChunks(turn.hang.text, context)) : [] };
+    return { error: { kind: 'aborted', message: 'the caller gave up while the model was still streaming', partial } };
+  }
   return { status: 200, headers, events: events(replyChunks(turn, context)), done: true };
 }
 
 function isReply(turn: AuthoredTurn): turn is AuthoredReply {
-  return !('httpError' in turn) && !('networkError' in turn);
+  return !('httpError' in turn) && !('networkError' in turn) && !('hang' in turn);
 }

@@ -1,3 +1,3 @@
 export { compileScript, DEFAULT_AUTHORED_MODEL, type CompileOptions } from './compile-script.js';
 export { authoredScriptSchema } from './script-schema.js';
-export type { AuthoredHttpError, AuthoredNetworkError, AuthoredReply, AuthoredScript, AuthoredToolCall, AuthoredTurn } from './types.js';
+export type { AuthoredHang, AuthoredHttpError, AuthoredNetworkError, AuthoredReply, AuthoredScript, AuthoredToolCall, AuthoredTurn } from './types.js';

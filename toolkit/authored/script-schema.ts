@@ -50,6 +50,13 @@ const networkError = {
   properties: { networkError: { enum: ['reset-before-response', 'reset-mid-stream'] }, text: { type: 'string' } },
 };
 
+const hang = {
+  type: 'object',
+  required: ['hang'],
+  additionalProperties: false,
+  properties: { hang: { type: 'object', additionalProperties: false, properties: { text: { type: 'string' } } } },
+};
+
 /** JSON Schema of an authored script (`nestcast model-server --script file.json`). */
 export const authoredScriptSchema: JsonSchema = {
   type: 'object',
@@ -60,7 +67,7 @@ export const authoredScriptSchema: JsonSchema = {
     lineages: {
       type: 'object',
       propertyNames: { pattern: '^[^/]+(/[^/]+)*$' },
-      additionalProperties: { type: 'array', items: { oneOf: [reply, httpError, networkError] } },
+      additionalProperties: { type: 'array', items: { oneOf: [reply, httpError, networkError, hang] } },
     },
   },
 };

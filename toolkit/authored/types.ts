@@ -28,7 +28,15 @@ export interface AuthoredNetworkError {
   readonly text?: string;
 }
 
-export type AuthoredTurn = AuthoredReply | AuthoredHttpError | AuthoredNetworkError;
+/**
+ * The model streams `text` (maybe empty) and then says nothing more until the caller gives up:
+ * a child that is still working when it is cancelled or killed.
+ */
+export interface AuthoredHang {
+  readonly hang: { readonly text?: string };
+}
+
+export type AuthoredTurn = AuthoredReply | AuthoredHttpError | AuthoredNetworkError | AuthoredHang;
 
 /** What the model says in each session: per lineage, one turn per model call, in order. */
 export interface AuthoredScript {

@@ -1,0 +1,77 @@
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { loadCassette } from '../../cassette/load-cassette.js';
+import { summarizeRequest } from '../../cassette/request-summary.js';
+import type { CassetteCall } from '../../cassette/types.js';
+import { UsageError, type Command } from '../command.js';
+import { paint } from '../io.js';
+import { parseCommandLine } from '../parse.js';
+
+const help = `Usage: nestcast inspect <recording> [--calls]
+
+Shows a recording at a glance: where it came from, its sessions (lineages) and their model calls.
+<recording> is a recording folder (recordings/<scenario>) or a scenario name.
+
+Options:
+  --calls        list every call with its request summary and what came back
+  --recordings   folder holding the recordings (default: recordings)
+  -h, --help     show this help`;
+
+export const inspectCommand: Command = {
+  name: 'inspect',
+  summary: 'Show a recording at a glance',
+  help,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandLine(argv, {
+      calls: { type: 'boolean' },
+      recordings: { type: 'string' },
+    });
+    if (positionals.length !== 1) throw new UsageError('give exactly one recording folder or scenario name');
+    const target = positionals[0] as string;
+    const dir = (await isDirectory(resolve(io.cwd, target))) ? resolve(io.cwd, target) : resolve(io.cwd, values.recordings ?? 'recordings', target);
+    const cassette = await loadCassette(dir, { recordHint: `nestcast record ${target}` });
+    const p = paint(io.color);
+    const { provenance } = cassette;
+    const lineages = Object.keys(cassette.calls);
+    const total = lineages.reduce((sum, lineage) => sum + (cassette.calls[lineage]?.length ?? 0), 0);
+    const lines = [
+      `${p.bold(dir)}`,
+      `  source     ${provenance.source}${provenance.host ? ` from ${provenance.host}` : ''}`,
+      ...(provenance.model ? [`  model      ${provenance.model}`] : []),
+      `  recorded   ${provenance.recordedAt} by ${provenance.recorder}`,
+      `  sessions   ${lineages.length}, model calls ${total}`,
+      '',
+    ];
+    const width = Math.max(...lineages.map((lineage) => lineage.length), 7);
+    lines.push(`  ${'lineage'.padEnd(width)}  calls  outcome`);
+    for (const lineage of lineages) {
+      const calls = cassette.calls[lineage] ?? [];
+      lines.push(`  ${lineage.padEnd(width)}  ${String(calls.length).padStart(5)}  ${calls.map(outcomeOf).join(', ')}`);
+      if (values.calls) {
+        calls.forEach((call, index) => {
+          lines.push(p.dim(`      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`));
+        });
+      }
+    }
+    io.stdout(`${lines.join('\n')}\n`);
+    return 0;
+  },
+};
+
+function outcomeOf(call: CassetteCall): string {
+  const response = call.response;
+  if ('error' in response) {
+    const failure = response.error;
+    return failure.kind === 'http' ? `HTTP ${failure.status}` : failure.kind;
+  }
+  if ('events' in response) return `${response.events.length} events${response.done ? '' : ' (no [DONE])'}`;
+  return `HTTP ${response.status} body`;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(join(path))).isDirectory();
+  } catch {
+    return false;
+  }
+}

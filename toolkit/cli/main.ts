@@ -1,0 +1,62 @@
+import { UsageError, type Command } from './command.js';
+import { paint, processIo, type CliIo } from './io.js';
+import { NESTCAST_VERSION } from './version.js';
+
+/** Commands load lazily: `acp-agent` is started per child and must not pay for the rest of the toolkit. */
+const COMMANDS: readonly { readonly name: string; readonly summary: string; readonly load: () => Promise<Command> }[] = [
+  { name: 'run', summary: 'Replay scenarios keyless and check them against their recordings (default: all)', load: async () => (await import('./commands/run.js')).runCommand },
+  { name: 'record', summary: 'Record scenarios against nestcast model-server or a real OpenAI-compatible API', load: async () => (await import('./commands/record.js')).recordCommand },
+  { name: 'inspect', summary: 'Show a recording at a glance: sessions, calls, provenance', load: async () => (await import('./commands/inspect.js')).inspectCommand },
+  { name: 'fuzz', summary: 'Fuzz a subagent provider’s lifecycle ordering with fast-check', load: async () => (await import('./commands/fuzz.js')).fuzzCommand },
+  { name: 'model-server', summary: 'Serve authored scripts as a loopback OpenAI-compatible model', load: async () => (await import('./commands/model-server.js')).modelServerCommand },
+  { name: 'acp-agent', summary: 'Run the nestcast harness as an ACP agent over stdio', load: async () => (await import('./commands/acp-agent.js')).acpAgentCommand },
+];
+
+function usage(io: CliIo): string {
+  const p = paint(io.color);
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    `${p.bold('nestcast')} ${NESTCAST_VERSION}: record/replay testing for nested LLM agents`,
+    '',
+    'Usage: nestcast <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Run `nestcast <command> --help` for a command’s options.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout(usage(io));
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${NESTCAST_VERSION}\n`);
+    return 0;
+  }
+  const entry = COMMANDS.find((command) => command.name === name);
+  if (!entry) {
+    io.stderr(`nestcast: unknown command "${name}"\n\n${usage(io)}`);
+    return 2;
+  }
+  const command = await entry.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`nestcast ${command.name}: ${error.message}\n\n${command.help}\n`);
+      return 2;
+    }
+    const code = (error as { code?: unknown }).code;
+    io.stderr(`nestcast ${command.name}: ${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

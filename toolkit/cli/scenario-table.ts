@@ -1,0 +1,42 @@
+import type { ScenarioReport } from '../scenarios/run-scenario.js';
+import type { Paint } from './io.js';
+
+/** `✓ spawn-one  2 sessions  3 model calls  41 ms`, then each failure indented. */
+export function progressLine(report: ScenarioReport, p: Paint): string {
+  const mark = report.passed ? p.green('✓') : p.red('✗');
+  const facts = p.dim(`${report.sessions} sessions  ${report.modelCalls} model calls  ${Math.round(report.durationMs)} ms`);
+  const lines = [`${mark} ${report.name}  ${facts}`];
+  for (const failure of report.failures) lines.push(indent(`${p.red(failure.code)} ${failure.message}`, '    '));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The summary table: scenario, sessions, model calls, result, time; then the totals. */
+export function summaryTable(reports: readonly ScenarioReport[], p: Paint): string {
+  const header = ['scenario', 'sessions', 'model calls', 'result', 'time'];
+  const rows = reports.map((report) => [
+    report.name,
+    String(report.sessions),
+    String(report.modelCalls),
+    report.passed ? 'pass' : 'FAIL',
+    `${Math.round(report.durationMs)} ms`,
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const format = (row: readonly string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const failed = reports.filter((report) => !report.passed).length;
+  const colour = (row: string[], line: string) => (row[3] === 'FAIL' ? p.red(line) : line);
+  return [
+    p.bold(format(header)),
+    ...rows.map((row) => colour(row, format(row))),
+    '',
+    failed === 0 ? p.green(`${reports.length} scenarios passed`) : p.red(`${failed} of ${reports.length} scenarios failed`),
+    '',
+  ].join('\n');
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+}

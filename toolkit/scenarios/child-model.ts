@@ -1,0 +1,64 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadCassette } from '../cassette/load-cassette.js';
+import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
+import { createRecordingFetch } from '../record/recording-fetch.js';
+import { createReplayingFetch } from '../replay/replaying-fetch.js';
+import { CHILD_ENV } from './child-variables.js';
+import type { ChildReplayReport } from './model-source.js';
+
+/** The model fetch of an out-of-process child started by a scenario run, and what it leaves behind. */
+export interface ChildModel {
+  readonly fetch: typeof fetch;
+  /** Replay: leaves the consumption report; record: saves the calls, for the parent to collect. */
+  finish(): Promise<void>;
+}
+
+/**
+ * Reads NESTCAST_MODE/NESTCAST_CASSETTE/NESTCAST_OUTBOX: a child replays or records its own
+ * lineages itself (one writer per file), and hands the result to its parent through the outbox.
+ * Undefined when the child was not started by a scenario run.
+ */
+export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildModel | undefined> {
+  const mode = env[CHILD_ENV.mode];
+  const outbox = env[CHILD_ENV.outbox];
+  const lineage = env[CHILD_ENV.lineage] ?? 'main';
+  if (mode === undefined || mode === '' || outbox === undefined) return undefined;
+  const tag = encodeURIComponent(lineage);
+  if (mode === 'replay') {
+    const dir = env[CHILD_ENV.cassette];
+    if (dir === undefined) throw new Error(`${CHILD_ENV.mode}=replay needs ${CHILD_ENV.cassette}: the cassette folder to replay from`);
+    const cassette = await loadCassette(dir);
+    const authored = Object.values(cassette.calls).some((calls) => calls.some((call) => call.request === null));
+    const replay = createReplayingFetch(cassette, { mode: authored ? 'sequence' : 'strict' });
+    const guard: NetworkGuard = installNetworkGuard();
+    return {
+      fetch: replay,
+      async finish() {
+        const report = replay.report();
+        const escapes = guard.escapes();
+        guard.close();
+        const failures = [...report.failures.map((error) => ({ code: error.code, message: error.message }))];
+        if (escapes.length > 0) {
+          try {
+            guard.assertNoEscapes();
+          } catch (error) {
+            failures.push({ code: 'NETWORK_ESCAPE', message: (error as Error).message });
+          }
+        }
+        const touched = report.sessions.filter((session) => session.consumed > 0 || session.lineage === lineage || session.lineage.startsWith(`${lineage}/`));
+        const childReport: ChildReplayReport = { sessions: touched, failures };
+        await writeFile(join(outbox, `replay-${tag}.json`), `${JSON.stringify(childReport)}\n`);
+      },
+    };
+  }
+  if (mode === 'record') {
+    const key = env['DEEPSEEK_API_KEY'];
+    const recording = createRecordingFetch({ secrets: key ? [key] : [] });
+    return {
+      fetch: recording,
+      finish: async () => void (await recording.save(join(outbox, `calls-${tag}`))),
+    };
+  }
+  throw new Error(`${CHILD_ENV.mode} must be replay or record, got ${JSON.stringify(mode)}`);
+}

@@ -1,0 +1,15 @@
+export { defineScenario } from './define-scenario.js';
+export type {
+  CancelTrigger,
+  ScenarioDefinition,
+  ScenarioExpectations,
+  ScenarioMode,
+  ScenarioProvider,
+  ScenarioStep,
+  ScenarioSubagentTool,
+} from './types.js';
+export { runScenario, assertScenarioPassed, type RunScenarioOptions, type ScenarioFailure, type ScenarioReport } from './run-scenario.js';
+export { listScenarios, loadScenarios, SCENARIO_SUFFIX } from './load-scenarios.js';
+export { ScenarioError, type ScenarioErrorCode } from './scenario-error.js';
+export { childModelFromEnv, type ChildModel } from './child-model.js';
+export { CHILD_ENV } from './child-variables.js';

@@ -1,0 +1,201 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compileScript } from '../authored/compile-script.js';
+import { CassetteError } from '../cassette/cassette-error.js';
+import { loadCassette } from '../cassette/load-cassette.js';
+import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
+import type { Cassette, CassetteCall } from '../cassette/types.js';
+import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
+import { startModelServer, type ModelServer } from '../model-server/model-server.js';
+import { createRecordingFetch } from '../record/recording-fetch.js';
+import { createReplayingFetch, type ReplayingFetch } from '../replay/replaying-fetch.js';
+import { unconsumedCalls, type Consumption } from '../replay/replay-messages.js';
+import type { ReplayTiming } from '../replay/replay-timing.js';
+import { CHILD_ENV } from './child-variables.js';
+import { ScenarioError } from './scenario-error.js';
+import type { ScenarioDefinition } from './types.js';
+
+/** Where a run's model calls come from and go to, and what is checked or written after the run. */
+export interface ModelSource {
+  readonly fetch: typeof fetch;
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  /** Environment for out-of-process children: mode, cassette, outbox. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
+  readonly describe: string;
+  /** After the run: every replay failure and unconsumed call (replay), or the saved cassette (record). */
+  finish(): Promise<ModelSourceResult>;
+  /** Releases servers and guards; safe after a failed run. */
+  close(): Promise<void>;
+}
+
+export interface ModelSourceResult {
+  readonly failures: readonly Error[];
+  readonly modelCalls: number;
+  readonly saved?: SaveResult;
+}
+
+export interface ModelSourceOptions {
+  readonly scenario: ScenarioDefinition;
+  /** `recordings/<scenario>`. */
+  readonly recordingDir: string;
+  /** A private folder of this run (children leave reports here). */
+  readonly workDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timing?: ReplayTiming;
+  /** Record against this OpenAI-compatible API instead of the scenario's script. */
+  readonly baseUrl?: string;
+}
+
+/** Replays the recording, or the authored script when the scenario has no recording yet. */
+export async function replaySource(options: ModelSourceOptions): Promise<ModelSource> {
+  const recordHint = `nestcast record ${options.scenario.name}`;
+  const cassette = await cassetteFor(options, recordHint);
+  const replay = createReplayingFetch(cassette, {
+    mode: hasAuthoredCalls(cassette) ? 'sequence' : 'strict',
+    timing: options.timing ?? 'instant',
+    recordHint,
+  });
+  const outbox = join(options.workDir, 'outbox');
+  await mkdir(outbox, { recursive: true });
+  let cassetteDir = options.recordingDir;
+  if (cassette.provenance.source === 'authored' && cassette.location === undefined) {
+    cassetteDir = join(options.workDir, 'authored-cassette');
+    await saveCassette(cassetteDir, cassette);
+  }
+  const guard: NetworkGuard = installNetworkGuard();
+  return {
+    fetch: replay,
+    // Never reached: the replaying fetch answers everything, and the guard fails anything else.
+    baseUrl: 'https://api.deepseek.com',
+    childEnv: { [CHILD_ENV.mode]: 'replay', [CHILD_ENV.cassette]: cassetteDir, [CHILD_ENV.outbox]: outbox },
+    describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
+    async finish() {
+      const children = await readChildReports(outbox);
+      const report = replay.report();
+      const failures: Error[] = [...report.failures, ...children.failures];
+      const consumed = new Map<string, Consumption>();
+      for (const session of [...report.sessions, ...children.sessions]) {
+        const seen = consumed.get(session.lineage);
+        if (!seen || session.consumed > seen.consumed) consumed.set(session.lineage, session);
+      }
+      const left = [...consumed.values()].filter((session) => session.consumed < session.total);
+      if (failures.length === 0 && left.length > 0) {
+        failures.push(unconsumedCalls(left, { location: `the cassette at ${cassetteDir}`, recordHint }));
+      }
+      try {
+        guard.assertNoEscapes();
+      } catch (error) {
+        failures.push(error as Error);
+      }
+      const modelCalls = [...consumed.values()].reduce((sum, session) => sum + session.consumed, 0);
+      return { failures, modelCalls };
+    },
+    async close() {
+      guard.close();
+    },
+  };
+}
+
+/**
+ * Records through the real adapter: against the scenario's authored script served by a loopback
+ * model server (keyless), or against a real API (`baseUrl`, key from DEEPSEEK_API_KEY).
+ */
+export async function recordSource(options: ModelSourceOptions): Promise<ModelSource> {
+  const { scenario, env } = options;
+  let server: ModelServer | undefined;
+  let baseUrl: string;
+  let apiKey: string | undefined;
+  if (options.baseUrl === undefined && scenario.script !== undefined) {
+    server = await startModelServer({ scripts: scenario.script });
+    baseUrl = server.url;
+  } else {
+    baseUrl = options.baseUrl ?? env['DEEPSEEK_BASE_URL'] ?? 'https://api.deepseek.com';
+    apiKey = env['DEEPSEEK_API_KEY'];
+    if (apiKey === undefined || apiKey === '') {
+      throw new ScenarioError(
+        'MISSING_KEY',
+        `Recording "${scenario.name}" against ${baseUrl} needs an API key: set DEEPSEEK_API_KEY` +
+          (scenario.script ? ', or drop --base-url to record against its authored script with no key.' : '.'),
+      );
+    }
+  }
+  const recording = createRecordingFetch({ secrets: apiKey ? [apiKey] : [] });
+  const outbox = join(options.workDir, 'outbox');
+  await mkdir(outbox, { recursive: true });
+  return {
+    fetch: recording,
+    baseUrl,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    childEnv: {
+      [CHILD_ENV.mode]: 'record',
+      [CHILD_ENV.outbox]: outbox,
+      DEEPSEEK_BASE_URL: baseUrl,
+      ...(apiKey !== undefined ? { DEEPSEEK_API_KEY: apiKey } : {}),
+    },
+    describe: server ? `recording against nestcast model-server (${baseUrl})` : `recording against ${baseUrl}`,
+    async finish() {
+      const own = await recording.cassette(server ? { source: 'recorded' } : {});
+      const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
+      const merged: Cassette = { provenance: own.provenance, calls };
+      const saved = await saveCassette(options.recordingDir, merged, { secrets: apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [] });
+      const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
+      return { failures: [], modelCalls, saved };
+    },
+    async close() {
+      await server?.close();
+    },
+  };
+}
+
+async function cassetteFor(options: ModelSourceOptions, recordHint: string): Promise<Cassette> {
+  try {
+    return await loadCassette(options.recordingDir, { recordHint });
+  } catch (error) {
+    if (error instanceof CassetteError && error.code === 'CASSETTE_NOT_FOUND' && options.scenario.script) {
+      return compileScript(options.scenario.script);
+    }
+    throw error;
+  }
+}
+
+function hasAuthoredCalls(cassette: Cassette): boolean {
+  return Object.values(cassette.calls).some((calls) => calls.some((call) => call.request === null));
+}
+
+/** What a replaying child reported: `<outbox>/replay-*.json`. */
+async function readChildReports(outbox: string): Promise<{ sessions: Consumption[]; failures: Error[] }> {
+  const sessions: Consumption[] = [];
+  const failures: Error[] = [];
+  for (const file of await listFiles(outbox, (name) => name.startsWith('replay-') && name.endsWith('.json'))) {
+    const report = JSON.parse(await readFile(join(outbox, file), 'utf8')) as ChildReplayReport;
+    sessions.push(...report.sessions);
+    for (const failure of report.failures) failures.push(new CassetteError(failure.code as CassetteError['code'], failure.message));
+  }
+  return { sessions, failures };
+}
+
+/** What recording children saved: each a cassette folder `<outbox>/calls-*`. */
+async function readChildCalls(outbox: string): Promise<Record<string, readonly CassetteCall[]>> {
+  const calls: Record<string, readonly CassetteCall[]> = {};
+  for (const folder of await listFiles(outbox, (name) => name.startsWith('calls-'))) {
+    Object.assign(calls, (await loadCassette(join(outbox, folder))).calls);
+  }
+  return calls;
+}
+
+async function listFiles(dir: string, keep: (name: string) => boolean): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter(keep).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** The file a replaying child leaves in its outbox. */
+export interface ChildReplayReport {
+  readonly sessions: readonly Consumption[];
+  readonly failures: readonly { readonly code: string; readonly message: string }[];
+}

@@ -1,0 +1,154 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryLogger, type Logger } from '../../harness/runtime/logger.js';
+import { compareTranscripts } from '../harvest/compare-transcripts.js';
+import { harvestSessions } from '../harvest/collect-sessions.js';
+import { formatTranscriptDiff } from '../harvest/format-transcript-diff.js';
+import { normalizeSessions } from '../harvest/normalize.js';
+import { readTranscripts, writeTranscripts } from '../harvest/transcript.js';
+import { TRANSCRIPTS_DIR } from '../harvest/transcript-files.js';
+import type { ReplayTiming } from '../replay/replay-timing.js';
+import { checkExpectations } from './check-expectations.js';
+import { driveSteps } from './drive-steps.js';
+import { recordSource, replaySource, type ModelSource } from './model-source.js';
+import { buildScenarioRuntime } from './scenario-runtime.js';
+import { ScenarioError } from './scenario-error.js';
+import type { ScenarioDefinition } from './types.js';
+
+export interface RunScenarioOptions {
+  /** `replay` (default): serve every model call from the recording; `record`: make the calls and save them. */
+  readonly mode?: 'replay' | 'record';
+  /** Folder holding one recording folder per scenario. Default `recordings`. */
+  readonly recordingsDir?: string;
+  /** Rewrite the expected transcripts from this run instead of comparing (implied by record). */
+  readonly update?: boolean;
+  readonly timing?: ReplayTiming;
+  /** Record against this OpenAI-compatible API (key from DEEPSEEK_API_KEY) instead of the scenario's script. */
+  readonly baseUrl?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where the harness reports what it contained. Default: kept in memory and attached to a failure. */
+  readonly logger?: Logger;
+}
+
+/** One failure of a scenario run: a stable code and a message that names the scenario, where, and what to do. */
+export interface ScenarioFailure {
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ScenarioReport {
+  readonly name: string;
+  readonly mode: 'replay' | 'record';
+  /** Where the model calls came from. */
+  readonly source: string;
+  readonly sessions: number;
+  readonly modelCalls: number;
+  readonly passed: boolean;
+  readonly failures: readonly ScenarioFailure[];
+  readonly durationMs: number;
+  /** Expected transcripts written by this run (record or --update). */
+  readonly wroteTranscripts: boolean;
+}
+
+/**
+ * Runs one scenario in a private temporary folder (sessions root, workspace), then checks it:
+ * every model call served and consumed (replay) or saved (record), no request escaped, every
+ * session log passes the invariants, the transcripts equal the committed ones, and the
+ * scenario's expectations hold. Never throws for a scenario failure: it is in the report.
+ */
+export async function runScenario(scenario: ScenarioDefinition, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+  const started = performance.now();
+  const mode = options.mode ?? 'replay';
+  const recordingDir = join(options.recordingsDir ?? 'recordings', scenario.name);
+  const workDir = await mkdtemp(join(tmpdir(), `nestcast-${scenario.name}-`));
+  const sessionsRoot = join(workDir, 'sessions');
+  const cwd = join(workDir, 'workspace');
+  await mkdir(sessionsRoot, { recursive: true });
+  await mkdir(cwd, { recursive: true });
+  const logger = options.logger ?? createMemoryLogger();
+  const failures: ScenarioFailure[] = [];
+  const fail = (code: string, message: string) => failures.push({ code, message: `${scenario.name}: ${message}` });
+  let source: ModelSource | undefined;
+  let sessions = 0;
+  let modelCalls = 0;
+  let wroteTranscripts = false;
+  try {
+    const sourceOptions = {
+      scenario,
+      recordingDir,
+      workDir,
+      env: options.env ?? process.env,
+      ...(options.timing !== undefined ? { timing: options.timing } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    };
+    source = mode === 'record' ? await recordSource(sourceOptions) : await replaySource(sourceOptions);
+    const { runtime, modelStream } = await buildScenarioRuntime(scenario, { sessionsRoot, source, logger });
+    try {
+      const session = await runtime.sessions.create({ lineage: 'main', cwd });
+      const agent = runtime.agents.create({
+        session,
+        ...(scenario.agent?.system !== undefined ? { system: scenario.agent.system } : {}),
+        ...(scenario.agent?.model !== undefined ? { model: scenario.agent.model } : {}),
+        ...(scenario.agent?.maxSteps !== undefined ? { maxSteps: scenario.agent.maxSteps } : {}),
+      });
+      await driveSteps(agent, scenario.steps, { runtime, modelStream });
+    } finally {
+      await runtime.dispose();
+    }
+    const result = await source.finish();
+    modelCalls = result.modelCalls;
+    for (const failure of result.failures) fail(codeOf(failure), failure.message);
+
+    const harvested = await harvestSessions(sessionsRoot);
+    sessions = harvested.length;
+    for (const log of harvested) {
+      for (const violation of log.violations) {
+        fail('INVARIANT_VIOLATION', `session "${log.header.lineage}" breaks [${violation.rule}] at seq ${violation.seq ?? '-'}: ${violation.message}`);
+      }
+    }
+    const normalized = normalizeSessions(harvested, { cwd, sessionsRoot, tempDirs: [workDir] });
+    const transcriptsDir = join(recordingDir, TRANSCRIPTS_DIR);
+    if (mode === 'record' || options.update === true) {
+      if (failures.length === 0) {
+        await writeTranscripts(transcriptsDir, normalized);
+        wroteTranscripts = true;
+      }
+    } else {
+      const diff = compareTranscripts(await readTranscripts(transcriptsDir), normalized);
+      if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name));
+    }
+    for (const problem of checkExpectations(scenario.expect, harvested)) fail('EXPECTATION_FAILED', problem);
+  } catch (error) {
+    fail(codeOf(error), error instanceof Error ? error.message : String(error));
+  } finally {
+    await source?.close().catch(() => undefined);
+    await rm(workDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+  return {
+    name: scenario.name,
+    mode,
+    source: source?.describe ?? 'none',
+    sessions,
+    modelCalls,
+    passed: failures.length === 0,
+    failures,
+    durationMs: performance.now() - started,
+    wroteTranscripts,
+  };
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'ERROR';
+}
+
+/** Throws a `ScenarioError` carrying every failure of the report; for test runners. */
+export function assertScenarioPassed(report: ScenarioReport): void {
+  if (report.passed) return;
+  const [first] = report.failures;
+  throw new ScenarioError(
+    first?.code === 'TRANSCRIPT_MISMATCH' ? 'TRANSCRIPT_MISMATCH' : 'EXPECTATION_FAILED',
+    report.failures.map((failure) => `[${failure.code}] ${failure.message}`).join('\n\n'),
+  );
+}

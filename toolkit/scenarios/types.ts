@@ -1,0 +1,76 @@
+import type { ToolDefinition } from '../../harness/tools/types.js';
+import type { TurnEndReason } from '../../harness/session/types.js';
+import type { ToolRestriction } from '../../harness/tools/types.js';
+import type { AuthoredScript } from '../authored/index.js';
+
+/** A subagent provider the scenario loads, by kind. `acp` starts a real child process. */
+export type ScenarioProvider =
+  | { readonly kind: 'spawn'; readonly name?: string }
+  | { readonly kind: 'fork'; readonly name?: string }
+  | {
+      readonly kind: 'acp';
+      readonly name?: string;
+      /** Default: this nestcast's own `acp-agent`, started with the running node. */
+      readonly command?: string;
+      readonly args?: readonly string[];
+    };
+
+/** One instance of the model-facing `subagent` tool, bound to one provider. */
+export interface ScenarioSubagentTool {
+  readonly provider: string;
+  readonly toolName?: string;
+  readonly enableRunInBackground?: boolean;
+  readonly maxDepth?: number;
+  readonly persona?: string;
+  readonly toolFilter?: ToolRestriction;
+  readonly outputSchema?: Record<string, unknown>;
+}
+
+/**
+ * When to cancel the running prompt. Triggers are observations, never clocks, so a run cancels at
+ * the same point in every replay.
+ */
+export type CancelTrigger =
+  /** Once the model has streamed `text` to the session of `lineage` (e.g. a child's hanging call). */
+  | { readonly whenStreamed: { readonly lineage: string; readonly text: string } }
+  /** Once the session of `lineage` has logged an event of `type` (e.g. `tool/call`). */
+  | { readonly afterEvent: { readonly lineage: string; readonly type: string } };
+
+export interface ScenarioStep {
+  /** The user's message to the main agent. */
+  readonly prompt: string;
+  readonly cancel?: CancelTrigger;
+}
+
+export interface ScenarioExpectations {
+  /** How many sessions the run produced, children included. */
+  readonly sessions?: number;
+  /** Per lineage, how its last turn ended. */
+  readonly turnEnd?: Readonly<Record<string, TurnEndReason>>;
+  /** Per lineage, a pattern its final answer must match. */
+  readonly output?: Readonly<Record<string, RegExp | string>>;
+  /** Per lineage, patterns some tool result of that session must match (e.g. an error the model saw). */
+  readonly toolResults?: Readonly<Record<string, readonly (RegExp | string)[]>>;
+}
+
+export interface ScenarioDefinition {
+  /** Must equal the file name: `scenarios/<name>.scenario.ts`. */
+  readonly name: string;
+  readonly description: string;
+  readonly providers?: readonly ScenarioProvider[];
+  readonly subagentTools?: readonly ScenarioSubagentTool[];
+  /** Plain tools every agent may use (subject to tool filters). */
+  readonly tools?: readonly ToolDefinition<never>[];
+  /** The main agent. */
+  readonly agent?: { readonly system?: string; readonly model?: string; readonly maxSteps?: number };
+  readonly steps: readonly ScenarioStep[];
+  /**
+   * What the model says in each session, by lineage. Served by `nestcast model-server` when
+   * recording keylessly; without a recording, replayed directly. Omit for scenarios recorded
+   * against a real API.
+   */
+  readonly script?: AuthoredScript;
+  readonly expect?: ScenarioExpectations;
+}
+
+export type ScenarioMode = 'replay' | 'record' | 'missing';
