@@ -1,19 +1,26 @@
+import { copyFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
+const libraries = {
+  'harness/index': 'harness/index.ts',
+  'providers/index': 'providers/index.ts',
+  'toolkit/index': 'toolkit/index.ts',
+  vitest: 'toolkit/vitest/index.ts',
+};
+
 export default defineConfig({
-  entry: {
-    'harness/index': 'harness/index.ts',
-    'providers/index': 'providers/index.ts',
-    'toolkit/index': 'toolkit/index.ts',
-    vitest: 'toolkit/vitest/index.ts',
-    cli: 'toolkit/cli/main.ts',
-  },
+  entry: { ...libraries, cli: 'toolkit/cli/bin.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: true,
+  // Types for the subpath exports; the CLI has none to publish.
+  dts: { entry: libraries },
   clean: true,
   sourcemap: true,
   splitting: true,
   external: ['vitest', 'openai'],
+  // The fuzzer's ACP agent is a plain script the acp factory starts with node; it sits beside the chunks.
+  onSuccess: async () => {
+    await copyFile('toolkit/fuzz/factories/fuzz-acp-agent.mjs', 'dist/fuzz-acp-agent.mjs');
+  },
 });

@@ -24,3 +24,4 @@ export { DEFAULT_MAX_STEPS, type AgentOptions, type RunOptions, type TurnOutcome
 export { TaskRuntime } from './tasks/task-runtime.js';
 export { renderTaskOutcome, taskTools } from './tasks/task-tools.js';
 export type { TaskInfo, TaskOutcome, TaskRegistration, TaskStatus } from './tasks/types.js';
+export * from './acp-agent/index.js';

@@ -9,7 +9,7 @@ import { callTool, createScriptedRuntime, say } from '../../test/support/scripte
 import { checkInvariants } from '../session/invariants.js';
 import { parseSessionLog } from '../session/jsonl.js';
 
-const BIN = fileURLToPath(new URL('./bin.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../toolkit/cli/bin.ts', import.meta.url));
 /** Absolute, because the child runs in the parent session's cwd, where `--import tsx` would not resolve. */
 const TSX = import.meta.resolve('tsx');
 
@@ -24,7 +24,7 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
       await runtime.use(subagentsService);
       await runtime.use(acpProvider, {
         command: process.execPath,
-        args: ['--import', TSX, BIN],
+        args: ['--import', TSX, BIN, 'acp-agent'],
         env: { DEEPSEEK_BASE_URL: model.server.url },
         stderr: 'log',
       });
@@ -47,7 +47,7 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
   test('with debug logging on, stdout carries only JSON-RPC frames, logs go to stderr, and stdin EOF exits 0', async () => {
     const model = await createScriptedRuntime();
     try {
-      const child = spawn(process.execPath, ['--import', TSX, BIN], {
+      const child = spawn(process.execPath, ['--import', TSX, BIN, 'acp-agent'], {
         cwd: model.sessionsRoot,
         env: { ...process.env, NESTCAST_LOG_LEVEL: 'debug', NESTCAST_SESSIONS_ROOT: model.sessionsRoot, DEEPSEEK_BASE_URL: model.server.url },
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -75,7 +75,7 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
   });
 
   test('--help prints the usage on stderr and exits 0 without serving', async () => {
-    const child = spawn(process.execPath, ['--import', TSX, BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, BIN, 'acp-agent', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString('utf8')));

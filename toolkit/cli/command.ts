@@ -7,6 +7,8 @@ export interface Command {
   readonly summary: string;
   /** The full `--help` text. */
   readonly help: string;
+  /** Its stdout carries a protocol (acp-agent): help and messages go to stderr. */
+  readonly stdoutIsProtocol?: boolean;
   run(argv: readonly string[], io: CliIo): Promise<number>;
 }
 

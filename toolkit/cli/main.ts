@@ -45,7 +45,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
+    const out = command.stdoutIsProtocol ? io.stderr : io.stdout;
+    out(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
     return 0;
   }
   try {

@@ -1,9 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadCassette } from '../cassette/load-cassette.js';
-import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
-import { createRecordingFetch } from '../record/recording-fetch.js';
-import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { CHILD_ENV } from './child-variables.js';
 import type { ChildReplayReport } from './model-source.js';
 
@@ -25,13 +21,20 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   const lineage = env[CHILD_ENV.lineage] ?? 'main';
   if (mode === undefined || mode === '' || outbox === undefined) return undefined;
   const tag = encodeURIComponent(lineage);
+  // Loaded only here: a child that is not part of a scenario run starts without them.
+  const [{ loadCassette }, { installNetworkGuard }, { createRecordingFetch }, { createReplayingFetch }] = await Promise.all([
+    import('../cassette/load-cassette.js'),
+    import('../guard/network-guard.js'),
+    import('../record/recording-fetch.js'),
+    import('../replay/replaying-fetch.js'),
+  ]);
   if (mode === 'replay') {
     const dir = env[CHILD_ENV.cassette];
     if (dir === undefined) throw new Error(`${CHILD_ENV.mode}=replay needs ${CHILD_ENV.cassette}: the cassette folder to replay from`);
     const cassette = await loadCassette(dir);
     const authored = Object.values(cassette.calls).some((calls) => calls.some((call) => call.request === null));
     const replay = createReplayingFetch(cassette, { mode: authored ? 'sequence' : 'strict' });
-    const guard: NetworkGuard = installNetworkGuard();
+    const guard = installNetworkGuard();
     return {
       fetch: replay,
       async finish() {

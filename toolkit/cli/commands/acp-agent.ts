@@ -6,6 +6,7 @@ export const acpAgentCommand: Command = {
   name: 'acp-agent',
   summary: 'Run the nestcast harness as an ACP agent over stdio',
   help: ACP_AGENT_USAGE,
+  stdoutIsProtocol: true,
   async run(argv, io) {
     // Started by a scenario run, the child records or replays its own model calls.
     const model = await childModelFromEnv(io.env);

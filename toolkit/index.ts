@@ -1,0 +1,19 @@
+// Record and replay: the cassette, the fetches that write and serve it, and the keyless guard.
+export * from './canonical/index.js';
+export * from './cassette/index.js';
+export * from './lineage/index.js';
+export * from './replay/index.js';
+export * from './record/index.js';
+export * from './guard/index.js';
+
+// Scripting the model without a key.
+export * from './authored/index.js';
+export * from './model-server/index.js';
+
+// Scenarios: the runner, harvest of every session log, transcripts.
+export * from './scenarios/index.js';
+export * from './harvest/index.js';
+
+// Property testing and the provider lifecycle fuzzer.
+export * from './arbitraries/index.js';
+export * from './fuzz/index.js';

@@ -1,0 +1,1 @@
+export { expectScenarioToPass, scenarioTest, type ScenarioTestOptions } from './scenario-test.js';

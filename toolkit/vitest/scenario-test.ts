@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { expect, test } from 'vitest';
+import { loadScenarios } from '../scenarios/load-scenarios.js';
+import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
+import type { ScenarioDefinition } from '../scenarios/types.js';
+
+export interface ScenarioTestOptions extends Omit<RunScenarioOptions, 'mode'> {
+  /** Folder of `<name>.scenario.ts` files. Default `scenarios` (from the working directory). */
+  readonly scenariosDir?: string;
+  /** Per-test timeout in ms. Default 30000. */
+  readonly timeout?: number;
+}
+
+/**
+ * Runs a scenario as a vitest test, replaying its recording. A failure fails the test with every
+ * divergence in its message: the scenario, the lineage, the call or transcript line, and the fix.
+ */
+export function scenarioTest(scenario: ScenarioDefinition | string, options: ScenarioTestOptions = {}): void {
+  const name = typeof scenario === 'string' ? scenario : scenario.name;
+  test(`scenario ${name} replays as recorded`, async () => {
+    const definition = typeof scenario === 'string' ? await loadOne(name, options) : scenario;
+    expectScenarioToPass(await runScenario(definition, { ...options, mode: 'replay' }));
+  }, options.timeout ?? 30_000);
+}
+
+/** Fails with the report's failures, one block per failure, as vitest output. */
+export function expectScenarioToPass(report: ScenarioReport): void {
+  const failures = report.failures.map((failure) => `[${failure.code}] ${failure.message}`).join('\n\n');
+  expect(failures, `scenario ${report.name} failed`).toBe('');
+}
+
+async function loadOne(name: string, options: ScenarioTestOptions): Promise<ScenarioDefinition> {
+  const [definition] = await loadScenarios(resolve(options.scenariosDir ?? 'scenarios'), [name]);
+  return definition as ScenarioDefinition;
+}
