@@ -5,7 +5,7 @@ import { createOpenAICompatibleAdapter } from '../llm/openai-compatible/openai-c
 import type { Logger } from '../runtime/logger.js';
 import { Runtime } from '../runtime/runtime.js';
 import { taskTools } from '../tasks/task-tools.js';
-import { ModelStreamTap } from './model-stream-tap.js';
+import { ModelStreamTap } from '../llm/model-stream-tap.js';
 
 export interface AcpAgentRuntimeOptions {
   /** Read for NESTCAST_SESSIONS_ROOT, NESTCAST_LINEAGE and the model's DEEPSEEK_* settings. */

@@ -81,7 +81,7 @@ async function expectValidLog(path: string) {
 }
 
 describe('the agent loop over a loopback model', () => {
-  it('runs a turn with two tool calls from one message concurrently and answers the model', async () => {
+  it('runs two tool calls from one message concurrently and commits their results in call order', async () => {
     const model = await useModel([
       callTools({ id: 'call_a', name: 'weather', args: '{"q":"Paris"}' }, { id: 'call_b', name: 'news', args: '{"q":"Rome"}' }),
       say('Sunny in Paris, calm in Rome.'),
@@ -98,8 +98,8 @@ describe('the agent loop over a loopback model', () => {
     expect(log).toEqual(['start weather', 'start news', 'end news', 'end weather']);
     const second = JSON.parse(model.requests[1]?.body ?? '{}') as { messages: { role: string; tool_call_id?: string; content: string }[] };
     expect(second.messages.filter((message) => message.role === 'tool')).toEqual([
-      { role: 'tool', tool_call_id: 'call_b', content: 'news:Rome' },
       { role: 'tool', tool_call_id: 'call_a', content: 'weather:Paris' },
+      { role: 'tool', tool_call_id: 'call_b', content: 'news:Rome' },
     ]);
     expect(model.requests.every((request) => request.headers['x-session-lineage'] === 'main')).toBe(true);
     const stored = await expectValidLog(session.path);

@@ -140,20 +140,27 @@ async function callModel(input: TurnInput, request: LlmRequest): Promise<ModelSt
   };
 }
 
-/** Logs every call, runs them concurrently, and answers each exactly once, even on abort. */
+/**
+ * Logs every call, runs them concurrently, and answers each exactly once, even on abort. Results
+ * are committed in the model's call order (a result waits for the ones before it): the log, and so
+ * every later request, does not depend on which tool happened to finish first.
+ */
 async function executeCalls(input: TurnInput, turn: number, step: number, calls: ModelStep['calls']): Promise<void> {
   const { session, signal } = input;
-  const open = new Set<string>();
   const parsed = calls.map((call) => {
     const args = parseArguments(call.arguments);
     session.append({ type: 'tool/call', data: { turn, step, id: call.id, name: call.name, args: args.ok ? args.value : call.arguments } });
-    open.add(call.id);
     return { call, args };
   });
 
-  const answer = (id: string, output: string, isError: boolean) => {
-    if (!open.delete(id)) return;
-    session.append({ type: 'tool/result', data: { turn, step, id, output, isError } });
+  const results = new Map<number, { output: string; isError: boolean }>();
+  let committed = 0;
+  const commitReady = () => {
+    for (let next = results.get(committed); next !== undefined; next = results.get(committed)) {
+      const id = parsed[committed]?.call.id as string;
+      session.append({ type: 'tool/result', data: { turn, step, id, output: next.output, isError: next.isError } });
+      committed++;
+    }
   };
 
   let onAbort: (() => void) | undefined;
@@ -162,7 +169,7 @@ async function executeCalls(input: TurnInput, turn: number, step: number, calls:
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  const executions = parsed.map(async ({ call, args }) => {
+  const executions = parsed.map(async ({ call, args }, index) => {
     const result = args.ok
       ? await input.tools.execute(
           { name: call.name, args: args.value },
@@ -170,12 +177,19 @@ async function executeCalls(input: TurnInput, turn: number, step: number, calls:
         )
       : { output: `Error: the arguments are not valid JSON (INVALID_TOOL_ARGS): ${args.error}`, isError: true };
     // A result that arrives after an abort was already answered as aborted; it is dropped.
-    if (!signal.aborted) answer(call.id, result.output, result.isError);
+    if (signal.aborted) return;
+    results.set(index, result);
+    commitReady();
   });
   for (const execution of executions) input.track(execution);
   await Promise.race([Promise.all(executions), aborted]);
   if (onAbort) signal.removeEventListener('abort', onAbort);
-  if (signal.aborted) for (const id of [...open]) answer(id, 'Error: aborted before the tool finished', true);
+  if (signal.aborted) {
+    for (let index = committed; index < parsed.length; index++) {
+      if (!results.has(index)) results.set(index, { output: 'Error: aborted before the tool finished', isError: true });
+    }
+    commitReady();
+  }
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {

@@ -10,3 +10,4 @@ export {
 export { SseDecoder, type SseMessage } from './openai-compatible/sse-decoder.js';
 export { ChunkTranslator } from './openai-compatible/chunk-translator.js';
 export { buildRequestBody } from './openai-compatible/request-body.js';
+export { ModelStreamTap, type ModelStreamListener } from './model-stream-tap.js';

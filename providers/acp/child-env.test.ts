@@ -17,16 +17,13 @@ describe('child environment', () => {
     expect(childEnv({ DEEPSEEK_API_KEY: 'ambient' }, { DEEPSEEK_API_KEY: 'explicit' }, nestcast).DEEPSEEK_API_KEY).toBe('explicit');
   });
 
-  test('the run binds the nestcast variables: lineage, sessions root, mode and cassette follow the parent, not the config', () => {
-    const env = childEnv(
-      { NESTCAST_MODE: 'replay', NESTCAST_CASSETTE: '/rec/s1', NESTCAST_LINEAGE: 'stale' },
-      { NESTCAST_MODE: 'record', NESTCAST_LINEAGE: 'forged', NESTCAST_SESSIONS_ROOT: '/elsewhere' },
-      nestcast,
-    );
-    expect(env).toMatchObject({ NESTCAST_MODE: 'replay', NESTCAST_CASSETTE: '/rec/s1', ...{ NESTCAST_LINEAGE: 'main/call_1', NESTCAST_SESSIONS_ROOT: '/runs/r1/sessions' } });
+  test('the run binds lineage and sessions root, whatever the config says', () => {
+    const env = childEnv({ NESTCAST_LINEAGE: 'stale' }, { NESTCAST_LINEAGE: 'forged', NESTCAST_SESSIONS_ROOT: '/elsewhere' }, nestcast);
+    expect(env).toMatchObject({ NESTCAST_LINEAGE: 'main/call_1', NESTCAST_SESSIONS_ROOT: '/runs/r1/sessions' });
   });
 
-  test('a mode the parent does not run in is not invented by the config', () => {
-    expect(childEnv({}, { NESTCAST_MODE: 'record' }, nestcast)).not.toHaveProperty('NESTCAST_MODE');
+  test('the record/replay variables come from the parent’s environment or, explicitly, from the config', () => {
+    expect(childEnv({ NESTCAST_MODE: 'replay', NESTCAST_CASSETTE: '/rec/s1' }, {}, nestcast)).toMatchObject({ NESTCAST_MODE: 'replay', NESTCAST_CASSETTE: '/rec/s1' });
+    expect(childEnv({}, { NESTCAST_MODE: 'record', NESTCAST_OUTBOX: '/run/outbox' }, nestcast)).toMatchObject({ NESTCAST_MODE: 'record', NESTCAST_OUTBOX: '/run/outbox' });
   });
 });

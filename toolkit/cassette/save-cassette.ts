@@ -93,8 +93,15 @@ function sameCalls(existing: string, next: string): boolean {
 
 /** Fields in reading order, so meta.json is stable whatever order the caller built them in. */
 function orderedProvenance(provenance: Provenance): Provenance {
-  const { source, host, model, recordedAt, recorder } = provenance;
-  return { source, ...(host === undefined ? {} : { host }), ...(model === undefined ? {} : { model }), recordedAt, recorder };
+  const { source, host, baseUrl, model, recordedAt, recorder } = provenance;
+  return {
+    source,
+    ...(host === undefined ? {} : { host }),
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(model === undefined ? {} : { model }),
+    recordedAt,
+    recorder,
+  };
 }
 
 function sameProvenance(previous: CassetteMeta, next: CassetteMeta): boolean {

@@ -118,6 +118,7 @@ export const metaSchema: JsonSchema = {
       properties: {
         source: { enum: ['recorded', 'authored'] },
         host: { type: 'string' },
+        baseUrl: { type: 'string', minLength: 1 },
         model: { type: 'string' },
         recordedAt: { type: 'string', minLength: 1 },
         recorder: { type: 'string', minLength: 1 },

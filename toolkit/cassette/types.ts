@@ -56,6 +56,12 @@ export interface Provenance {
   readonly source: 'recorded' | 'authored';
   /** Host the calls were recorded from, e.g. `api.deepseek.com` or `127.0.0.1:41234`. */
   readonly host?: string;
+  /**
+   * The base URL the client was configured with, which replay gives the client again, so that
+   * anything derived from it (an error message quoting the URL) is the same in both runs. For a
+   * recording made against `nestcast model-server` it is a stable stand-in, not the server's port.
+   */
+  readonly baseUrl?: string;
   /** Model named by the first request. */
   readonly model?: string;
   /** ISO 8601 time of the recording; kept when a re-record changes nothing. */

@@ -25,6 +25,7 @@ export interface RecordingOptions {
 export interface ProvenanceInput {
   readonly source?: Provenance['source'];
   readonly host?: string;
+  readonly baseUrl?: string;
   readonly model?: string;
 }
 
@@ -102,6 +103,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
       provenance: {
         source: provenance.source ?? 'recorded',
         ...(host === undefined ? {} : { host }),
+        ...(provenance.baseUrl === undefined ? {} : { baseUrl: provenance.baseUrl }),
         ...(model === undefined ? {} : { model }),
         recordedAt: new Date().toISOString(),
         recorder: recorderName(),

@@ -22,10 +22,11 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   if (mode === undefined || mode === '' || outbox === undefined) return undefined;
   const tag = encodeURIComponent(lineage);
   // Loaded only here: a child that is not part of a scenario run starts without them.
-  const [{ loadCassette }, { installNetworkGuard }, { createRecordingFetch }, { createReplayingFetch }] = await Promise.all([
+  const [{ loadCassette }, { installNetworkGuard }, { createRecordingFetch }, { redirectingFetch }, { createReplayingFetch }] = await Promise.all([
     import('../cassette/load-cassette.js'),
     import('../guard/network-guard.js'),
     import('../record/recording-fetch.js'),
+    import('../record/redirecting-fetch.js'),
     import('../replay/replaying-fetch.js'),
   ]);
   if (mode === 'replay') {
@@ -57,7 +58,10 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   }
   if (mode === 'record') {
     const key = env['DEEPSEEK_API_KEY'];
-    const recording = createRecordingFetch({ secrets: key ? [key] : [] });
+    const upstream = env[CHILD_ENV.upstream];
+    const baseUrl = env['DEEPSEEK_BASE_URL'];
+    const fetchImpl = upstream && baseUrl ? redirectingFetch(globalThis.fetch, baseUrl, upstream) : globalThis.fetch;
+    const recording = createRecordingFetch({ fetch: fetchImpl, secrets: key ? [key] : [] });
     return {
       fetch: recording,
       finish: async () => void (await recording.save(join(outbox, `calls-${tag}`))),

@@ -8,6 +8,8 @@ export const CHILD_ENV = {
   mode: 'NESTCAST_MODE',
   /** Replay: the cassette folder the child serves its own lineages from. */
   cassette: 'NESTCAST_CASSETTE',
+  /** Record against `nestcast model-server`: where the stand-in base URL really points. */
+  upstream: 'NESTCAST_UPSTREAM',
   /** Where the child leaves its replay report or its recorded calls for the parent to collect. */
   outbox: 'NESTCAST_OUTBOX',
   /** The child's lineage (set by the acp provider from the start request). */

@@ -1,12 +1,12 @@
 export { defineScenario } from './define-scenario.js';
 export type {
-  CancelTrigger,
   ScenarioDefinition,
   ScenarioExpectations,
   ScenarioMode,
   ScenarioProvider,
   ScenarioStep,
   ScenarioSubagentTool,
+  Trigger,
 } from './types.js';
 export { runScenario, assertScenarioPassed, type RunScenarioOptions, type ScenarioFailure, type ScenarioReport } from './run-scenario.js';
 export { listScenarios, loadScenarios, SCENARIO_SUFFIX } from './load-scenarios.js';

@@ -8,11 +8,14 @@ import type { Cassette, CassetteCall } from '../cassette/types.js';
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
+import { MODEL_SERVER_STAND_IN, redirectingFetch } from '../record/redirecting-fetch.js';
 import { createReplayingFetch, type ReplayingFetch } from '../replay/replaying-fetch.js';
 import { unconsumedCalls, type Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import { CHILD_ENV } from './child-variables.js';
 import { ScenarioError } from './scenario-error.js';
+
+const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
 import type { ScenarioDefinition } from './types.js';
 
 /** Where a run's model calls come from and go to, and what is checked or written after the run. */
@@ -65,11 +68,13 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     await saveCassette(cassetteDir, cassette);
   }
   const guard: NetworkGuard = installNetworkGuard();
+  // Never reached: the replaying fetch answers everything, and the guard fails anything else. The
+  // client gets the URL it was recorded with, so whatever quotes it (an error message) is unchanged.
+  const baseUrl = cassette.provenance.baseUrl ?? (cassette.provenance.source === 'authored' ? MODEL_SERVER_STAND_IN : DEEPSEEK_BASE_URL);
   return {
     fetch: replay,
-    // Never reached: the replaying fetch answers everything, and the guard fails anything else.
-    baseUrl: 'https://api.deepseek.com',
-    childEnv: { [CHILD_ENV.mode]: 'replay', [CHILD_ENV.cassette]: cassetteDir, [CHILD_ENV.outbox]: outbox },
+    baseUrl,
+    childEnv: { [CHILD_ENV.mode]: 'replay', [CHILD_ENV.cassette]: cassetteDir, [CHILD_ENV.outbox]: outbox, DEEPSEEK_BASE_URL: baseUrl },
     describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
     async finish() {
       const children = await readChildReports(outbox);
@@ -109,9 +114,9 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
   let apiKey: string | undefined;
   if (options.baseUrl === undefined && scenario.script !== undefined) {
     server = await startModelServer({ scripts: scenario.script });
-    baseUrl = server.url;
+    baseUrl = MODEL_SERVER_STAND_IN;
   } else {
-    baseUrl = options.baseUrl ?? env['DEEPSEEK_BASE_URL'] ?? 'https://api.deepseek.com';
+    baseUrl = options.baseUrl ?? env['DEEPSEEK_BASE_URL'] ?? DEEPSEEK_BASE_URL;
     apiKey = env['DEEPSEEK_API_KEY'];
     if (apiKey === undefined || apiKey === '') {
       throw new ScenarioError(
@@ -121,7 +126,8 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       );
     }
   }
-  const recording = createRecordingFetch({ secrets: apiKey ? [apiKey] : [] });
+  const upstream = server ? redirectingFetch(globalThis.fetch, MODEL_SERVER_STAND_IN, server.url) : globalThis.fetch;
+  const recording = createRecordingFetch({ fetch: upstream, secrets: apiKey ? [apiKey] : [] });
   const outbox = join(options.workDir, 'outbox');
   await mkdir(outbox, { recursive: true });
   return {
@@ -131,12 +137,13 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     childEnv: {
       [CHILD_ENV.mode]: 'record',
       [CHILD_ENV.outbox]: outbox,
+      ...(server ? { [CHILD_ENV.upstream]: server.url } : {}),
       DEEPSEEK_BASE_URL: baseUrl,
       ...(apiKey !== undefined ? { DEEPSEEK_API_KEY: apiKey } : {}),
     },
     describe: server ? `recording against nestcast model-server (${baseUrl})` : `recording against ${baseUrl}`,
     async finish() {
-      const own = await recording.cassette(server ? { source: 'recorded' } : {});
+      const own = await recording.cassette({ baseUrl });
       const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
       const merged: Cassette = { provenance: own.provenance, calls };
       const saved = await saveCassette(options.recordingDir, merged, { secrets: apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [] });

@@ -6,7 +6,8 @@ export type ScenarioErrorCode =
   | 'EXPECTATION_FAILED'
   | 'TRANSCRIPT_MISMATCH'
   | 'INVARIANT_VIOLATION'
-  | 'MISSING_KEY';
+  | 'MISSING_KEY'
+  | 'WAIT_TIMEOUT';
 
 /** A scenario that could not run, or ran and did not behave as recorded and expected. */
 export class ScenarioError extends NestcastError<ScenarioErrorCode> {}

@@ -1,4 +1,4 @@
-import { ModelStreamTap } from '../../harness/acp-agent/model-stream-tap.js';
+import { ModelStreamTap } from '../../harness/llm/model-stream-tap.js';
 import { createOpenAICompatibleAdapter } from '../../harness/llm/openai-compatible/openai-compatible-adapter.js';
 import type { Logger } from '../../harness/runtime/logger.js';
 import { Runtime } from '../../harness/runtime/runtime.js';

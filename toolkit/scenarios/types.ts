@@ -20,27 +20,27 @@ export interface ScenarioSubagentTool {
   readonly provider: string;
   readonly toolName?: string;
   readonly enableRunInBackground?: boolean;
-  readonly maxDepth?: number;
+  readonly maxDepth?: number | 'provider-managed';
   readonly persona?: string;
   readonly toolFilter?: ToolRestriction;
   readonly outputSchema?: Record<string, unknown>;
 }
 
 /**
- * When to cancel the running prompt. Triggers are observations, never clocks, so a run cancels at
- * the same point in every replay.
+ * A point in the run, observed rather than timed, so a run reaches it at the same place in every
+ * replay: when to cancel a prompt, or what to wait for before the next one.
  */
-export type CancelTrigger =
+export type Trigger =
   /** Once the model has streamed `text` to the session of `lineage` (e.g. a child's hanging call). */
   | { readonly whenStreamed: { readonly lineage: string; readonly text: string } }
   /** Once the session of `lineage` has logged an event of `type` (e.g. `tool/call`). */
   | { readonly afterEvent: { readonly lineage: string; readonly type: string } };
 
-export interface ScenarioStep {
-  /** The user's message to the main agent. */
-  readonly prompt: string;
-  readonly cancel?: CancelTrigger;
-}
+export type ScenarioStep =
+  /** The user's message to the main agent; `cancel` aborts the prompt at that point. */
+  | { readonly prompt: string; readonly cancel?: Trigger }
+  /** Waits (between prompts) until the point is reached, e.g. a background child is working. */
+  | { readonly waitFor: Trigger };
 
 export interface ScenarioExpectations {
   /** How many sessions the run produced, children included. */
