@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createMemoryLogger, type Logger } from '../../harness/runtime/logger.js';
 import { compareTranscripts } from '../harvest/compare-transcripts.js';
 import { harvestSessions } from '../harvest/collect-sessions.js';
@@ -60,7 +60,8 @@ export interface ScenarioReport {
 export async function runScenario(scenario: ScenarioDefinition, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
   const started = performance.now();
   const mode = options.mode ?? 'replay';
-  const recordingDir = join(options.recordingsDir ?? 'recordings', scenario.name);
+  // Absolute: out-of-process children run in the scenario's workspace, not here.
+  const recordingDir = resolve(options.recordingsDir ?? 'recordings', scenario.name);
   const workDir = await mkdtemp(join(tmpdir(), `nestcast-${scenario.name}-`));
   const sessionsRoot = join(workDir, 'sessions');
   const cwd = join(workDir, 'workspace');
