@@ -118,7 +118,7 @@ describe('nestcast run', () => {
     expect(io.out()).toContain('REQUEST_MISMATCH spawn-one: Model call 2 of session "main" does not match');
     expect(io.out()).toContain('messages[3].content');
     expect(io.out()).toMatch(/recorded: "Canberra"\s+live: +"Sydney"/);
-    expect(io.out()).toContain('1 of 1 scenarios failed');
+    expect(io.out()).toContain('1 of 1 scenario failed');
   });
 
   it('fails with CASSETTE_NOT_FOUND and the record command for a scenario with neither recording nor script', async () => {

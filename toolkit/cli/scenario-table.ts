@@ -29,9 +29,13 @@ export function summaryTable(reports: readonly ScenarioReport[], p: Paint): stri
     p.bold(format(header)),
     ...rows.map((row) => colour(row, format(row))),
     '',
-    failed === 0 ? p.green(`${reports.length} scenarios passed`) : p.red(`${failed} of ${reports.length} scenarios failed`),
+    failed === 0 ? p.green(`${count(reports.length, 'scenario')} passed`) : p.red(`${failed} of ${count(reports.length, 'scenario')} failed`),
     '',
   ].join('\n');
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function indent(text: string, prefix: string): string {
