@@ -25,3 +25,4 @@ export { TaskRuntime } from './tasks/task-runtime.js';
 export { renderTaskOutcome, taskTools } from './tasks/task-tools.js';
 export type { TaskInfo, TaskOutcome, TaskRegistration, TaskStatus } from './tasks/types.js';
 export * from './acp-agent/index.js';
+export { writeFileAtomically } from './atomic-write.js';

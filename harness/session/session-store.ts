@@ -3,7 +3,7 @@ import { openSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
-import { writeFileAtomically } from './atomic-write.js';
+import { writeFileAtomically } from '../atomic-write.js';
 import { FileSession } from './file-session.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
 import { headerProblems } from './header-shape.js';

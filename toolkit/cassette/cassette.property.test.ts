@@ -5,7 +5,7 @@ import { fuzzRuns } from '../arbitraries/fuzz-runs.js';
 import { canonicalRequest } from '../canonical/canonical-request.js';
 import { loadCassette } from './load-cassette.js';
 import { saveCassette } from './save-cassette.js';
-import { makeTempDir, removeTempDir } from './testing/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { Cassette, CassetteCall, RecordedResponse, SseEvent } from './types.js';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '\n', 'é', '😀', '"', '\\', '/'), maxLength: 10 });
@@ -56,7 +56,7 @@ describe('cassette folders', () => {
   let root: string;
   let saved = 0;
   beforeAll(async () => {
-    root = await makeTempDir('nestcast-cassette-prop-');
+    root = await makeTempDir('cassette-prop-');
   });
   afterAll(() => removeTempDir(root));
 

@@ -6,12 +6,12 @@ import { lineageFile, lineageOfFile } from './lineage-file.js';
 import { loadCassette } from './load-cassette.js';
 import { saveCassette } from './save-cassette.js';
 import { chatRequest, sampleCassette, textStream } from './testing/sample-cassette.js';
-import { listFiles, makeTempDir, removeTempDir } from './testing/temp-dir.js';
+import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { Cassette, CassetteCall } from './types.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await makeTempDir();
+  dir = await makeTempDir('cassette-');
 });
 afterEach(async () => {
   await removeTempDir(dir);

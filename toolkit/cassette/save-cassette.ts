@@ -1,11 +1,11 @@
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { CassetteError } from './cassette-error.js';
 import { lineageFileText, withoutTiming } from './call-lines.js';
 import { findSecret, type ScanTarget, type Secret } from './find-secret.js';
 import { META_FILE, lineageFile } from './lineage-file.js';
-import { writeFileAtomic } from './atomic-write.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type CassetteMeta, type Provenance } from './types.js';
 import { checkMeta } from './validators.js';
 
@@ -49,7 +49,7 @@ export async function saveCassette(dir: string, cassette: Cassette, options: Sav
       unchanged.push(file.path);
       continue;
     }
-    await writeFileAtomic(join(dir, file.path), file.text);
+    await writeFile(join(dir, file.path), file.text);
     written.push(file.path);
   }
   const stale = (previous?.lineages ?? []).filter((lineage) => !lineages.includes(lineage)).map(lineageFile);
@@ -57,7 +57,7 @@ export async function saveCassette(dir: string, cassette: Cassette, options: Sav
     previous !== undefined && written.length === 0 && stale.length === 0 && sameProvenance(previous, meta);
   if (metaUnchanged) unchanged.push(META_FILE);
   else {
-    await writeFileAtomic(join(dir, META_FILE), metaText);
+    await writeFile(join(dir, META_FILE), metaText);
     written.push(META_FILE);
   }
   for (const path of stale) await rm(join(dir, path), { force: true });
@@ -128,4 +128,10 @@ async function readOptional(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** Readers see the old bytes or the new ones, never a half-written file. */
+async function writeFile(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFileAtomically(file, text, { replace: true });
 }

@@ -1,8 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
-import { listFiles } from '../cassette/testing/temp-dir.js';
+import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { normalizeSessions, type NormalizedSession } from './normalize.js';
 import { childLog, parentLog } from './testing/nested-logs.js';
 import { readTranscripts, writeTranscripts } from './transcript.js';

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { writeFileAtomically } from '../../harness/session/atomic-write.js';
+import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { parseSessionLog } from '../../harness/session/index.js';
 import { canonicalJson, canonicalize } from '../canonical/index.js';
 import { HarvestError } from './harvest-error.js';

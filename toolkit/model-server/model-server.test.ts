@@ -5,7 +5,7 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/res
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AuthoredScript } from '../authored/types.js';
 import { loadCassette } from '../cassette/load-cassette.js';
-import { listFiles, makeTempDir, removeTempDir } from '../cassette/testing/temp-dir.js';
+import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { withLineage } from '../lineage/lineage-scope.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
@@ -28,7 +28,7 @@ const tools = [{ type: 'function' as const, function: { name: 'get_weather', par
 let server: ModelServer | undefined;
 let dir: string;
 beforeEach(async () => {
-  dir = await makeTempDir();
+  dir = await makeTempDir('cassette-');
 });
 afterEach(async () => {
   await server?.close();

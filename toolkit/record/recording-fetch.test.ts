@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startLoopbackServer, sseFrames, type LoopbackServer } from '../../test/support/loopback-server.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { chatBody } from '../cassette/testing/sample-cassette.js';
-import { listFiles, makeTempDir, removeTempDir } from '../cassette/testing/temp-dir.js';
+import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { withLineage } from '../lineage/lineage-scope.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { createRecordingFetch } from './recording-fetch.js';
@@ -15,7 +15,7 @@ let server: LoopbackServer | undefined;
 let dir: string;
 
 beforeEach(async () => {
-  dir = await makeTempDir();
+  dir = await makeTempDir('cassette-');
 });
 afterEach(async () => {
   await server?.close();
