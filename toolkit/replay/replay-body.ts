@@ -1,6 +1,6 @@
-import { DONE_FRAME, formatSseEvent } from '../cassette/sse-format.js';
 import type { SseEvent } from '../cassette/types.js';
 import { pause, scaledDelay, untilAborted, type ReplayTiming } from './replay-timing.js';
+import { wireFrames } from './wire-frames.js';
 
 /** How a replayed body ends after its events: cleanly, with an error, or held open until the caller aborts. */
 export type BodyEnding = { readonly kind: 'close' } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'hold' };
@@ -16,12 +16,12 @@ export interface BodyPlan {
  * Each event is due at its recorded offset from the start, so a slow reader does not stretch the
  * timeline; nothing is queued ahead of the reader, so an ending error never swallows events the
  * reader has not read yet. The request signal errors the body at once, as a real connection would.
+ * A frame that is already due is handed over synchronously: with `instant` timing a replay costs
+ * no timer and no extra promise per event.
  */
 export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const frames = plan.events.map((event) => ({ delay: event.delay, text: formatSseEvent(event) }));
-  if (plan.done) frames.push({ delay: 0, text: DONE_FRAME });
-  const startedAt = Date.now();
+  const frames = wireFrames(plan.events, plan.done);
+  const startedAt = timing === 'instant' ? 0 : Date.now();
   let dueAt = 0;
   let next = 0;
   let open = true;
@@ -37,15 +37,23 @@ export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSi
           { once: true },
         );
       },
-      async pull(controller) {
-        const frame = frames[next++];
+      pull(controller) {
+        const index = next++;
+        const frame = frames[index];
         if (frame) {
-          dueAt += scaledDelay(frame.delay, timing);
-          await pause(dueAt - (Date.now() - startedAt), signal);
-          if (open) controller.enqueue(encoder.encode(frame.text));
+          if (timing !== 'instant') {
+            dueAt += scaledDelay(plan.events[index]?.delay ?? 0, timing);
+            const wait = dueAt - (Date.now() - startedAt);
+            if (wait > 0) {
+              return pause(wait, signal).then(() => {
+                if (open) controller.enqueue(frame);
+              });
+            }
+          }
+          if (open) controller.enqueue(frame);
           return;
         }
-        if (plan.ending.kind === 'hold') await untilAborted(signal);
+        if (plan.ending.kind === 'hold') return untilAborted(signal);
         if (!open) return;
         open = false;
         if (plan.ending.kind === 'error') controller.error(plan.ending.error);

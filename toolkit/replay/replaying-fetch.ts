@@ -13,6 +13,7 @@ import {
   type MessageContext,
 } from './replay-messages.js';
 import { callerSignal } from './caller-signal.js';
+import { incomingCall } from './incoming-call.js';
 import { respond } from './respond.js';
 import type { ReplayTiming } from './replay-timing.js';
 
@@ -81,7 +82,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   };
 
   const replayingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
+    const request = incomingCall(input, init);
     const signal = callerSignal(input, init);
     if (signal.aborted) throw signal.reason;
     const lineage = resolveLineage(request.headers);

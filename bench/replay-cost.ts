@@ -1,0 +1,59 @@
+import { CONSUMERS, checkedCall, type Call } from './fixtures/consumers.js';
+import { compare, statsOf, type Subject } from './measure.js';
+import { floorFetch } from './peers/floor-fetch.js';
+import { liveSseServer } from './peers/loopback-sse.js';
+import { globalFetch, MSW_BASE_URL, mswServer } from './peers/msw-fetch.js';
+import { nestcastReplay } from './peers/nestcast-replay.js';
+import { pollyReplay } from './peers/polly-fetch.js';
+import { ratioRow, type Row } from './table.js';
+
+/** Never reached: injected fetches answer before any connection. */
+const INJECTED_BASE_URL = 'http://127.0.0.1:9/v1';
+export const REPLAY_GOAL = 1.15;
+
+/**
+ * Item 1: one model call of 50 streamed text events, per consumer, served five ways side by side.
+ * Goal: nestcast's replaying fetch within 1.15x of the floor.
+ */
+export async function benchReplayCost(): Promise<Row[]> {
+  const realFetch = globalThis.fetch;
+  const live = await liveSseServer();
+  const msw = mswServer();
+  msw.listen({ onUnhandledRequest: 'bypass' });
+  const rows: Row[] = [];
+  try {
+    for (const consumer of CONSUMERS) {
+      const bindInjected = (fetch: typeof globalThis.fetch): Call => consumer.bind(fetch, INJECTED_BASE_URL);
+      const polly = await pollyReplay(`replay-${consumer.name}`, floorFetch, bindInjected);
+      try {
+        const subjects: Subject[] = [
+          { name: 'floor (bytes from memory)', run: bindInjected(floorFetch) },
+          { name: 'nestcast replaying fetch', run: bindInjected(await nestcastReplay(floorFetch, bindInjected)) },
+          { name: 'Polly.js replay', run: bindInjected(polly.fetch) },
+          { name: 'msw handler', run: consumer.bind(globalFetch, MSW_BASE_URL) },
+          { name: 'live loopback server', run: consumer.bind(realFetch, `${live.url}/v1`) },
+        ];
+        for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
+        const results = await compare(subjects, { warmup: 150, rounds: 31, batch: 10 });
+        const floor = statsOf(results, 'floor (bytes from memory)');
+        const item = `1 replay/${consumer.name}`;
+        for (const subject of subjects) {
+          const isNestcast = subject.name.startsWith('nestcast');
+          rows.push(
+            ratioRow(
+              { item, subject: subject.name, stats: statsOf(results, subject.name), unit: 'µs', reference: 'floor', ...(isNestcast ? { goal: `<= ${REPLAY_GOAL}x floor` } : {}) },
+              floor,
+              isNestcast ? REPLAY_GOAL : undefined,
+            ),
+          );
+        }
+      } finally {
+        await polly.stop();
+      }
+    }
+  } finally {
+    msw.close();
+    await live.close();
+  }
+  return rows;
+}
