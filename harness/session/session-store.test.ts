@@ -364,3 +364,13 @@ describe('SessionStore.load, resume and list', () => {
     expect([a.closed, b.closed]).toEqual([true, true]);
   });
 });
+
+describe('SessionStore.discard', () => {
+  it('closes a session and deletes its file, so it leaves no trace', async () => {
+    const store = new SessionStore({ root });
+    const session = await store.create({ lineage: 'main' });
+    await store.discard(session);
+    expect(session.closed).toBe(true);
+    expect(await store.list()).toEqual([]);
+  });
+});

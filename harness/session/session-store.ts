@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { writeFileAtomically } from '../atomic-write.js';
@@ -99,6 +99,12 @@ export class SessionStore {
 
   async closeAll(): Promise<void> {
     await Promise.all(this.live().map((session) => session.close()));
+  }
+
+  /** Closes a session that was never handed over and deletes its file: it leaves no trace. */
+  async discard(session: Session): Promise<void> {
+    await session.close();
+    await rm(session.path, { force: true });
   }
 
   private async reopen(path: string): Promise<ResumedSession> {

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { AgentOptions } from '../../harness/agents/types.js';
 import type { Runtime } from '../../harness/runtime/runtime.js';
@@ -46,7 +45,7 @@ export async function startInProcessRun(host: InProcessHost, request: ResolvedSt
     throw new SubagentError('START_FAILED', `cannot create the session of subagent ${request.lineage}: ${(error as Error).message}`, { cause: error });
   }
   if (signal.aborted) {
-    await discard(session);
+    await host.sessions.discard(session);
     throw refuse();
   }
   const capture = request.outputSchema ? new StructuredOutputCapture(request.outputSchema) : undefined;
@@ -54,7 +53,7 @@ export async function startInProcessRun(host: InProcessHost, request: ResolvedSt
   try {
     agent = host.agents.create({ session, ...childAgentOptions(request, capture) });
   } catch (error) {
-    await discard(session);
+    await host.sessions.discard(session);
     throw new SubagentError('START_FAILED', `cannot create the agent of subagent ${request.lineage}: ${(error as Error).message}`, { cause: error });
   }
   return new InProcessRun(agent, request.prompt, signal, capture);
@@ -77,10 +76,4 @@ function childAgentOptions(request: ResolvedStartRequest, capture: StructuredOut
     ...(request.toolFilter ? { toolRestriction: request.toolFilter } : {}),
     ...(capture ? { ownTools: [capture.tool] } : {}),
   };
-}
-
-/** A child that was never published leaves no trace: its session is closed and its file removed. */
-async function discard(session: Session): Promise<void> {
-  await session.close();
-  await rm(session.path, { force: true });
 }
