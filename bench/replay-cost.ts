@@ -34,7 +34,7 @@ export async function benchReplayCost(): Promise<Row[]> {
           { name: 'live loopback server', run: consumer.bind(realFetch, `${live.url}/v1`) },
         ];
         for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
-        const results = await compare(subjects, { warmup: 150, rounds: 31, batch: 10 });
+        const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
         const floor = statsOf(results, 'floor (bytes from memory)');
         const item = `1 replay/${consumer.name}`;
         for (const subject of subjects) {

@@ -3,11 +3,23 @@
  * number) and prints one table of medians and ratios. Progress goes to stderr, the table to stdout.
  */
 import { availableParallelism } from 'node:os';
+import { benchAcpSpawnToReady } from './acp-spawn-to-ready.js';
+import { benchFuzzThroughput } from './fuzz-throughput.js';
+import { benchLargeCassette } from './large-cassette.js';
+import { benchParseCost } from './parse-cost.js';
+import { benchRecordingOverhead } from './recording-overhead.js';
 import { benchReplayCost } from './replay-cost.js';
+import { benchScenarioReplay } from './scenario-replay.js';
 import { formatTable, type Row } from './table.js';
 
 const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
   ['1', 'replay cost per model call', benchReplayCost],
+  ['2', 'adapter parse cost against the openai SDK', benchParseCost],
+  ['3', 'recording overhead against a paced live server', benchRecordingOverhead],
+  ['4', 'scenario replay end to end', benchScenarioReplay],
+  ['5', 'fuzzer throughput', benchFuzzThroughput],
+  ['6', 'acp-agent spawn-to-ready (dist/, run `npm run build` first)', () => benchAcpSpawnToReady()],
+  ['7', 'a 10,000-call cassette: load, memory, replay', benchLargeCassette],
 ];
 
 async function main(): Promise<void> {
