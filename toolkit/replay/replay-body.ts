@@ -25,6 +25,16 @@ export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSi
   let dueAt = 0;
   let next = 0;
   let open = true;
+  const deliver = (controller: ReadableStreamDefaultController<Uint8Array>, frame: Uint8Array): void => {
+    if (!open) return;
+    controller.enqueue(frame);
+    // A clean end closes with the last frame, as a finished HTTP body does: a client that aborts
+    // its request once it has read [DONE] then finds nothing left to error.
+    if (next === frames.length && plan.ending.kind === 'close') {
+      open = false;
+      controller.close();
+    }
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -44,14 +54,9 @@ export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSi
           if (timing !== 'instant') {
             dueAt += scaledDelay(plan.events[index]?.delay ?? 0, timing);
             const wait = dueAt - (Date.now() - startedAt);
-            if (wait > 0) {
-              return pause(wait, signal).then(() => {
-                if (open) controller.enqueue(frame);
-              });
-            }
+            if (wait > 0) return pause(wait, signal).then(() => deliver(controller, frame));
           }
-          if (open) controller.enqueue(frame);
-          return;
+          return deliver(controller, frame);
         }
         if (plan.ending.kind === 'hold') return untilAborted(signal);
         if (!open) return;
