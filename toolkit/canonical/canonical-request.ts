@@ -18,6 +18,14 @@ export const RAW_BODY_FIELD = '$body';
  * the URL: a cassette recorded against one base URL replays against any other.
  */
 export function canonicalRequest(bodyText: string): CanonicalRequest {
+  return canonicalize(requestContent(bodyText)) as CanonicalRequest;
+}
+
+/**
+ * What a request body asks, keys in their sent order: the canonical request before sorting, for
+ * comparisons that ignore key order anyway (`jsonEqual`).
+ */
+export function requestContent(bodyText: string): CanonicalRequest {
   if (bodyText === '') return {};
   let parsed: unknown;
   try {
@@ -26,7 +34,7 @@ export function canonicalRequest(bodyText: string): CanonicalRequest {
     return { [RAW_BODY_FIELD]: bodyText };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { [RAW_BODY_FIELD]: bodyText };
-  const request = canonicalize(parsed) as CanonicalRequest;
+  const request = parsed as CanonicalRequest;
   for (const field of TRANSPORT_ONLY_FIELDS) delete request[field];
   return request;
 }

@@ -1,9 +1,11 @@
 export { canonicalize, canonicalJson, type Json } from './canonical-json.js';
 export {
   canonicalRequest,
+  requestContent,
   fingerprintOf,
   RAW_BODY_FIELD,
   TRANSPORT_ONLY_FIELDS,
   type CanonicalRequest,
 } from './canonical-request.js';
 export { firstDivergence, type Divergence } from './first-divergence.js';
+export { jsonEqual } from './json-equal.js';

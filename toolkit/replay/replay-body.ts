@@ -20,7 +20,9 @@ export interface BodyPlan {
  * no timer and no extra promise per event.
  */
 export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const frames = wireFrames(plan.events, plan.done);
+  const encoded = wireFrames(plan.events);
+  // The last encoded frame is `data: [DONE]`, sent only when the recording had it.
+  const count = plan.done ? encoded.length : encoded.length - 1;
   const startedAt = timing === 'instant' ? 0 : Date.now();
   let dueAt = 0;
   let next = 0;
@@ -30,7 +32,7 @@ export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSi
     controller.enqueue(frame);
     // A clean end closes with the last frame, as a finished HTTP body does: a client that aborts
     // its request once it has read [DONE] then finds nothing left to error.
-    if (next === frames.length && plan.ending.kind === 'close') {
+    if (next === count && plan.ending.kind === 'close') {
       open = false;
       controller.close();
     }
@@ -49,7 +51,7 @@ export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSi
       },
       pull(controller) {
         const index = next++;
-        const frame = frames[index];
+        const frame = index < count ? encoded[index] : undefined;
         if (frame) {
           if (timing !== 'instant') {
             dueAt += scaledDelay(plan.events[index]?.delay ?? 0, timing);

@@ -46,6 +46,20 @@ describe('serving a recording', () => {
     ]);
   });
 
+  test('a client that transfers a chunk’s buffer away does not empty a later replay of the same recording', async () => {
+    const [recorded] = sampleCassette().calls['main'] ?? [];
+    // The same call twice: both replays serve the one encoding of its events.
+    const call: CassetteCall = { ...recorded!, request: null };
+    const fetch = createReplayingFetch(cassetteOf({ main: [call, call] }));
+    const first = (await fetch(...firstMainCall())).body!.getReader();
+    const chunk = (await first.read()).value!;
+    structuredClone(chunk.buffer, { transfer: [chunk.buffer] });
+    expect(chunk.byteLength).toBe(0);
+    await first.cancel();
+
+    expect(await (await fetch(...firstMainCall())).text()).toContain('data: {"choices":[{"index":0,"delta":{"content":"Sure"}}]}\n\n');
+  });
+
   test('without a header the lineage comes from withLineage, else main', async () => {
     const fetch = createReplayingFetch(sampleCassette());
     const child = await withLineage('main/call_1', () => fetch(...post(undefined, [user('find trains')], { temperature: 0 })));

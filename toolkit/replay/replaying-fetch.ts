@@ -1,4 +1,5 @@
-import { canonicalRequest } from '../canonical/canonical-request.js';
+import { requestContent } from '../canonical/canonical-request.js';
+import { jsonEqual } from '../canonical/json-equal.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { DEFAULT_RECORD_HINT, type CassetteError } from '../cassette/cassette-error.js';
 import type { Cassette } from '../cassette/types.js';
@@ -95,8 +96,9 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const entry = recorded[call - 1];
     if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context));
 
-    const live = canonicalRequest(await request.text());
-    const divergence = entry.request === null ? undefined : firstDivergence(entry.request, live);
+    const live = requestContent(await request.text());
+    // The equality check allocates nothing; the readable divergence is built only for a mismatch.
+    const divergence = entry.request === null || jsonEqual(entry.request, live) ? undefined : firstDivergence(entry.request, live);
     if (divergence && mode === 'strict') return fail(state, requestMismatch(lineage, call, divergence, context));
     if (divergence) warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
     return respond(entry.response, timing, signal);
