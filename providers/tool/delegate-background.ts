@@ -2,8 +2,8 @@ import type { TaskRuntime } from '../../harness/tasks/task-runtime.js';
 import type { TaskOutcome } from '../../harness/tasks/types.js';
 import { SubagentError } from '../seam/errors.js';
 import type { SubagentService } from '../seam/subagent-service.js';
-import type { SubagentResult, SubagentStartRequest } from '../seam/types.js';
-import { describeError, taskOutcome } from './run-outcome.js';
+import type { SubagentStartRequest } from '../seam/types.js';
+import { describeError, finishRun, taskOutcome } from './run-outcome.js';
 
 export interface BackgroundDelegation {
   readonly service: SubagentService;
@@ -41,14 +41,7 @@ async function runToOutcome(service: SubagentService, provider: string, request:
     if (request.signal.aborted && error instanceof SubagentError && error.code === 'ABORTED') return { status: 'killed' };
     return { status: 'failed', detail: `the subagent could not start: ${describeError(error)}` };
   }
-  const settled = await run.result.then(
-    (result): { result: SubagentResult } => ({ result }),
-    (error: unknown) => ({ error }),
-  );
-  const disposeFailure = await run.dispose().then(
-    () => undefined,
-    (error: unknown) => error,
-  );
+  const { settled, disposeFailure } = await finishRun(run);
   const outcome: TaskOutcome = 'result' in settled ? taskOutcome(settled.result) : { status: 'failed', detail: describeError(settled.error) };
   if (disposeFailure === undefined) return outcome;
   const prior = outcome.detail ? `${outcome.detail}; ` : '';

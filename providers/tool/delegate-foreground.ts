@@ -1,7 +1,7 @@
 import type { ToolOutput } from '../../harness/tools/types.js';
 import type { SubagentService } from '../seam/subagent-service.js';
-import type { SubagentResult, SubagentStartRequest } from '../seam/types.js';
-import { describeError, failureText } from './run-outcome.js';
+import type { SubagentStartRequest } from '../seam/types.js';
+import { describeError, failureText, finishRun } from './run-outcome.js';
 
 /**
  * Starts the child, waits for its result and always disposes the run. Only a completed run is a
@@ -14,14 +14,7 @@ export async function delegateInForeground(service: SubagentService, provider: s
   } catch (error) {
     return { output: `Error: the subagent could not start: ${describeError(error)}`, isError: true };
   }
-  const settled = await run.result.then(
-    (result): { result: SubagentResult } => ({ result }),
-    (error: unknown) => ({ error }),
-  );
-  const disposeFailure = await run.dispose().then(
-    () => undefined,
-    (error: unknown) => error,
-  );
+  const { settled, disposeFailure } = await finishRun(run);
   const disposeLine = disposeFailure === undefined ? [] : [`Dispose failed: ${describeError(disposeFailure)}`];
   if ('error' in settled) {
     return { output: [`Error: subagent run failed: ${describeError(settled.error)}`, ...disposeLine].join('\n'), isError: true };

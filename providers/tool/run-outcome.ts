@@ -1,5 +1,5 @@
 import type { TaskOutcome } from '../../harness/tasks/types.js';
-import type { SubagentResult } from '../seam/types.js';
+import type { SubagentResult, SubagentRun } from '../seam/types.js';
 
 const HEADLINES: Record<string, string> = {
   aborted: 'subagent run was cancelled',
@@ -29,4 +29,25 @@ export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+}
+
+/** What a run came to: its result (or the infrastructure fault instead), then its disposal, always awaited; two independent channels. */
+export interface RunEnding {
+  readonly settled: { readonly result: SubagentResult } | { readonly error: unknown };
+  /** Set when dispose failed, whatever the result was. */
+  readonly disposeFailure?: unknown;
+}
+
+/** Waits for the run's result, then always disposes it; neither failure hides the other. */
+export async function finishRun(run: SubagentRun): Promise<RunEnding> {
+  const settled = await run.result.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  try {
+    await run.dispose();
+    return { settled };
+  } catch (disposeFailure) {
+    return { settled, disposeFailure };
+  }
 }
