@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
@@ -163,6 +163,26 @@ describe('nestcast record and inspect', () => {
     expect(await main(['record', 'parallel', '--recordings', temp], memoryIo())).toBe(0);
     const second = await Promise.all(files.map((file) => readFile(join(temp, 'parallel', file), 'utf8')));
     expect(second).toEqual(first);
+  });
+
+  it('saves nothing when the recorded run fails, leaving the existing recording as it was', async () => {
+    const scenarios = join(temp, 'scenarios');
+    const recordingsDir = join(temp, 'recordings');
+    await cp(join(REPO, 'recordings', 'hello-child'), join(recordingsDir, 'hello-child'), { recursive: true });
+    const source = await readFile(join(REPO, 'scenarios', 'hello-child.scenario.ts'), 'utf8');
+    await mkdir(scenarios, { recursive: true });
+    await writeFile(
+      join(scenarios, 'hello-child.scenario.ts'),
+      source.replace("{ text: 'Hello!' }", "{ text: 'Goodbye!' }").replace("output: { main: 'The helper says: Hello!' }", "output: { 'main/call_hello': 'Hello!' }").replace("'../toolkit/", `'${REPO}/toolkit/`),
+    );
+    const before = await readFile(join(recordingsDir, 'hello-child', 'calls', 'main', 'call_hello.jsonl'), 'utf8');
+    const io = memoryIo({ NO_COLOR: '1' });
+
+    expect(await main(['record', 'hello-child', '--scenarios', scenarios, '--recordings', recordingsDir], io)).toBe(1);
+
+    expect(io.out()).toContain('EXPECTATION_FAILED hello-child: expected the final answer of "main/call_hello" to match Hello!');
+    expect(io.out()).toContain(`NOT_SAVED hello-child: nothing was written to ${join(recordingsDir, 'hello-child')}`);
+    expect(await readFile(join(recordingsDir, 'hello-child', 'calls', 'main', 'call_hello.jsonl'), 'utf8')).toBe(before);
   });
 
   it('refuses to record against a real API without a key, and writes nothing', async () => {

@@ -27,7 +27,7 @@ export interface ModelSource {
   readonly childEnv: Readonly<Record<string, string>>;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
   readonly describe: string;
-  /** After the run: every replay failure and unconsumed call (replay), or the saved cassette (record). */
+  /** After the run: every replay failure and unconsumed call (replay), or the recording ready to save (record). */
   finish(): Promise<ModelSourceResult>;
   /** Releases servers and guards; safe after a failed run. */
   close(): Promise<void>;
@@ -36,7 +36,8 @@ export interface ModelSource {
 export interface ModelSourceResult {
   readonly failures: readonly Error[];
   readonly modelCalls: number;
-  readonly saved?: SaveResult;
+  /** Record: writes the cassette (scanned for secrets first). The runner calls it only for a run that passed. */
+  readonly save?: () => Promise<SaveResult>;
 }
 
 export interface ModelSourceOptions {
@@ -146,9 +147,9 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const own = await recording.cassette({ baseUrl });
       const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
       const merged: Cassette = { provenance: own.provenance, calls };
-      const saved = await saveCassette(options.recordingDir, merged, { secrets: apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [] });
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
-      return { failures: [], modelCalls, saved };
+      const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
+      return { failures: [], modelCalls, save: () => saveCassette(options.recordingDir, merged, { secrets }) };
     },
     async close() {
       await server?.close();

@@ -110,16 +110,21 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     }
     const normalized = normalizeSessions(harvested, { cwd, sessionsRoot, tempDirs: [workDir] });
     const transcriptsDir = join(recordingDir, TRANSCRIPTS_DIR);
-    if (mode === 'record' || options.update === true) {
-      if (failures.length === 0) {
-        await writeTranscripts(transcriptsDir, normalized);
-        wroteTranscripts = true;
-      }
-    } else {
+    const writing = mode === 'record' || options.update === true;
+    if (!writing) {
       const diff = compareTranscripts(await readTranscripts(transcriptsDir), normalized);
       if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name));
     }
     for (const problem of checkExpectations(scenario.expect, harvested)) fail('EXPECTATION_FAILED', problem);
+    // A recording is saved whole or not at all: calls and transcripts only for a run that passed,
+    // so re-recording a broken scenario never replaces a good recording with half of a bad one.
+    if (writing && failures.length > 0) {
+      fail('NOT_SAVED', `nothing was written to ${recordingDir}: fix the failures above, then run the command again`);
+    } else if (writing) {
+      await result.save?.();
+      await writeTranscripts(transcriptsDir, normalized);
+      wroteTranscripts = true;
+    }
   } catch (error) {
     fail(codeOf(error), error instanceof Error ? error.message : String(error));
   } finally {
