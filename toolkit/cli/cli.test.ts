@@ -198,3 +198,15 @@ describe('nestcast record and inspect', () => {
     expect(io.err()).toContain('nestcast record nothing-here');
   });
 });
+
+describe('--timing', () => {
+  it('reads a speed factor as the inverse scale of recorded delays', async () => {
+    const { parseTiming } = await import('./commands/run.js');
+    expect(parseTiming(undefined)).toBeUndefined();
+    expect(parseTiming('instant')).toBe('instant');
+    expect(parseTiming('recorded')).toBe('recorded');
+    expect(parseTiming('2')).toEqual({ scale: 0.5 });
+    expect(parseTiming('0.5x')).toEqual({ scale: 2 });
+    expect(() => parseTiming('fast')).toThrow('--timing must be instant, recorded or a positive speed factor, got "fast"');
+  });
+});

@@ -57,7 +57,8 @@ export const runCommand: Command = {
 export function parseTiming(value: string | undefined): ReplayTiming | undefined {
   if (value === undefined || value === 'instant') return value;
   if (value === 'recorded') return 'recorded';
-  const scale = Number(value.replace(/x$/, ''));
-  if (!Number.isFinite(scale) || scale <= 0) throw new UsageError(`--timing must be instant, recorded or a positive speed factor, got "${value}"`);
-  return { scale };
+  const speed = Number(value.replace(/x$/, ''));
+  if (!Number.isFinite(speed) || speed <= 0) throw new UsageError(`--timing must be instant, recorded or a positive speed factor, got "${value}"`);
+  // A speed factor of 2 plays the recording twice as fast: every recorded delay is halved.
+  return { scale: 1 / speed };
 }
