@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createScriptedRuntime, say } from './scripted-runtime.js';
+import { createScriptedRuntime, hang, say } from './scripted-runtime.js';
 
 describe('the scripted runtime fixture', () => {
   it('answers each lineage from its own script and records what the model received', async () => {
@@ -13,6 +13,20 @@ describe('the scripted runtime fixture', () => {
       { role: 'system', content: 'be brief' },
       { role: 'user', content: 'hi' },
     ]);
+    await fx.close();
+  });
+
+  it('streamed waits for text of the current call, and the agent has it when the wait ends', async () => {
+    const fx = await createScriptedRuntime({ main: [say('first answer'), hang('second, partial')] });
+    const agent = await fx.createAgent();
+    await agent.run('one');
+    await fx.streamed('main', 'first answer');
+    const turn = agent.run('two');
+    await fx.streamed('main', 'second, partial');
+    const stale = fx.streamed('main', 'first answer').then(() => 'resolved');
+    expect(await Promise.race([stale, new Promise((resolve) => setImmediate(() => resolve('pending')))])).toBe('pending');
+    agent.abort('enough');
+    expect(await turn).toMatchObject({ reason: 'aborted', output: 'second, partial' });
     await fx.close();
   });
 
@@ -29,5 +43,14 @@ describe('the scripted runtime fixture', () => {
     const agent = await fx.createAgent();
     expect(await agent.run('hi')).toMatchObject({ reason: 'error' });
     await expect(fx.close()).rejects.toThrow(/main call #1/);
+  });
+
+  it('fails teardown when a session called past its script, and refuses replies scripted after that', async () => {
+    const fx = await createScriptedRuntime({ main: [say('only')] });
+    const agent = await fx.createAgent();
+    await agent.run('one');
+    expect(await agent.run('two')).toMatchObject({ reason: 'error' });
+    expect(() => fx.script('main', say('too late'))).toThrow(/already refused/);
+    await expect(fx.close()).rejects.toThrow(/main call #2/);
   });
 });

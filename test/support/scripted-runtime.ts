@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { AgentOptions } from '../../harness/agents/types.js';
+import { ModelStreamTap } from '../../harness/llm/model-stream-tap.js';
 import { createOpenAICompatibleAdapter } from '../../harness/llm/openai-compatible/openai-compatible-adapter.js';
-import { LINEAGE_HEADER, type LlmAdapter, type LlmEvent } from '../../harness/llm/types.js';
 import { createMemoryLogger } from '../../harness/runtime/logger.js';
 import { Runtime } from '../../harness/runtime/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
-import { sseFrames, startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import type { AuthoredTurn } from '../../toolkit/authored/types.js';
+import { startModelServer, type ModelServer } from '../../toolkit/model-server/model-server.js';
 
 /** One scripted model response, served to the next call of a lineage. */
 export type ScriptedReply =
@@ -48,7 +49,7 @@ export interface ModelRequestBody {
 
 export interface ScriptedRuntime {
   readonly runtime: Runtime;
-  readonly server: LoopbackServer;
+  readonly server: ModelServer;
   readonly sessionsRoot: string;
   readonly logger: ReturnType<typeof createMemoryLogger>;
   /** Queues replies for the next model calls of `lineage`. */
@@ -63,48 +64,31 @@ export interface ScriptedRuntime {
   close(): Promise<void>;
 }
 
+const MODEL = 'scripted-model';
+
 /**
  * A Runtime with a temp sessions root whose model is the real OpenAI-compatible adapter talking
- * to a loopback server that answers each session from its own script, keyed by the
+ * to the toolkit's model server, which answers each session from its own script, keyed by the
  * `x-session-lineage` header.
  */
 export async function createScriptedRuntime(scripts: Readonly<Record<string, readonly ScriptedReply[]>> = {}): Promise<ScriptedRuntime> {
-  const queues = new Map<string, ScriptedReply[]>(Object.entries(scripts).map(([lineage, replies]) => [lineage, [...replies]]));
-  const received = new Map<string, ModelRequestBody[]>();
-  const unscripted: string[] = [];
-  const server = await startLoopbackServer(async (request, res) => {
-    const lineage = String(request.headers[LINEAGE_HEADER] ?? 'main');
-    const calls = received.get(lineage) ?? [];
-    received.set(lineage, calls);
-    calls.push(JSON.parse(request.body) as ModelRequestBody);
-    const reply = queues.get(lineage)?.shift();
-    if (!reply) {
-      unscripted.push(`${lineage} call #${calls.length}`);
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `no scripted reply left for lineage ${lineage} (call #${calls.length})` } }));
-      return;
-    }
-    await serve(reply, res);
-  });
+  const lineages = Object.fromEntries(Object.entries(scripts).map(([lineage, replies]) => [lineage, replies.map(authoredTurn)]));
+  // No pause between events: the fixture's tests act on what arrived, never on timing.
+  const server = await startModelServer({ scripts: { model: MODEL, lineages }, eventDelay: 0 });
   const sessionsRoot = await mkdtemp(join(tmpdir(), 'nestcast-seam-'));
   const logger = createMemoryLogger();
   const runtime = new Runtime({ sessionsRoot, logger });
-  const streams = new StreamWatch();
-  runtime.llm.register(
-    streams.observe(createOpenAICompatibleAdapter({ name: 'scripted', baseUrl: server.url, model: 'scripted-model', env: {}, idleTimeoutMs: 10_000 })),
-  );
+  const tap = new ModelStreamTap();
+  const streams = new StreamText(tap, server);
+  runtime.llm.register(tap.wrap(createOpenAICompatibleAdapter({ name: 'scripted', baseUrl: server.url, model: MODEL, env: {}, idleTimeoutMs: 10_000 })));
 
   return {
     runtime,
     server,
     sessionsRoot,
     logger,
-    script: (lineage, ...replies) => {
-      const queue = queues.get(lineage) ?? [];
-      queues.set(lineage, queue);
-      queue.push(...replies);
-    },
-    requests: (lineage) => [...(received.get(lineage) ?? [])],
+    script: (lineage, ...replies) => server.add(lineage, ...replies.map(authoredTurn)),
+    requests: (lineage) => server.requests(lineage) as ModelRequestBody[],
     streamed: (lineage, text) => streams.waitFor(lineage, text),
     createAgent: async (options = {}) => {
       const { lineage, ...agentOptions } = options;
@@ -115,14 +99,42 @@ export async function createScriptedRuntime(scripts: Readonly<Record<string, rea
       try {
         await runtime.dispose();
         const problems = await invariantProblems(runtime);
+        const unscripted = unscriptedCalls(server);
         if (unscripted.length > 0) problems.push(`the model was called without a scripted reply: ${unscripted.join(', ')}`);
         if (problems.length > 0) throw new Error(`scripted runtime teardown found problems:\n${problems.join('\n')}`);
       } finally {
+        streams.stop();
         await server.close();
         await rm(sessionsRoot, { recursive: true, force: true });
       }
     },
   };
+}
+
+function authoredTurn(reply: ScriptedReply): AuthoredTurn {
+  switch (reply.kind) {
+    case 'say':
+      return { text: reply.text, ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }), ...(reply.finish === undefined ? {} : { finish: reply.finish }) };
+    case 'tools':
+      return {
+        ...(reply.text === undefined ? {} : { text: reply.text }),
+        toolCalls: reply.calls.map((call) => ({ id: call.id, name: call.name, args: JSON.stringify(call.args) })),
+      };
+    case 'hang':
+      return { hang: { text: reply.text } };
+    case 'http-error':
+      return { httpError: { status: reply.status, body: reply.body, headers: { 'content-type': 'application/json' } } };
+  }
+}
+
+/**
+ * The calls the model server refused (404: no script for the session, 409: past its last turn).
+ * A refused session is refused for good, so its calls after its last turn are exactly those.
+ */
+function unscriptedCalls(server: ModelServer): string[] {
+  return server.report().sessions.flatMap(({ lineage, total }) =>
+    server.requests(lineage).slice(total).map((_body, index) => `${lineage} call #${total + index + 1}`),
+  );
 }
 
 async function invariantProblems(runtime: Runtime): Promise<string[]> {
@@ -136,87 +148,52 @@ async function invariantProblems(runtime: Runtime): Promise<string[]> {
   return problems;
 }
 
-/** Tracks the text each lineage's current model call has streamed, so a test can act mid-stream. */
-class StreamWatch {
-  private readonly text = new Map<string, string>();
+/** The text each lineage's latest model call has streamed so far, so a test can act mid-stream. */
+class StreamText {
+  private readonly calls = new Map<string, { call: number; text: string }>();
   private readonly waiters = new Set<{ lineage: string; text: string; resolve: () => void }>();
+  readonly stop: () => void;
 
-  observe(adapter: LlmAdapter): LlmAdapter {
-    const watch = this;
-    return {
-      name: adapter.name,
-      async *stream(request, options) {
-        const lineage = options.lineage ?? 'main';
-        watch.text.set(lineage, '');
-        for await (const event of adapter.stream(request, options)) {
-          yield event;
-          // After the yield the agent has taken the event in.
-          watch.seen(lineage, event);
+  constructor(
+    tap: ModelStreamTap,
+    private readonly server: ModelServer,
+  ) {
+    this.stop = tap.onAny((event, lineage) => {
+      if (event.type !== 'text-delta') return;
+      const call = this.currentCall(lineage);
+      const seen = this.calls.get(lineage);
+      this.calls.set(lineage, { call, text: (seen?.call === call ? seen.text : '') + event.text });
+      for (const waiter of [...this.waiters]) {
+        if (waiter.lineage === lineage && this.has(lineage, waiter.text)) {
+          this.waiters.delete(waiter);
+          settleAfterHandOver(waiter.resolve);
         }
-      },
-    };
+      }
+    });
   }
 
   waitFor(lineage: string, text: string): Promise<void> {
-    if (this.text.get(lineage)?.includes(text)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.add({ lineage, text, resolve }));
-  }
-
-  private seen(lineage: string, event: LlmEvent): void {
-    if (event.type !== 'text-delta') return;
-    const sofar = (this.text.get(lineage) ?? '') + event.text;
-    this.text.set(lineage, sofar);
-    for (const waiter of [...this.waiters]) {
-      if (waiter.lineage === lineage && sofar.includes(waiter.text)) {
-        this.waiters.delete(waiter);
-        waiter.resolve();
-      }
-    }
-  }
-}
-
-let chunkId = 0;
-
-async function serve(reply: ScriptedReply, res: import('node:http').ServerResponse): Promise<void> {
-  if (reply.kind === 'http-error') {
-    res.writeHead(reply.status, { 'content-type': 'application/json' });
-    res.end(reply.body);
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.flushHeaders();
-  const id = `chatcmpl-${++chunkId}`;
-  const chunk = (delta: object, finish: string | null = null) => ({
-    id,
-    object: 'chat.completion.chunk',
-    model: 'scripted-model',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  const deltas: object[] = [chunk({ role: 'assistant' })];
-  if (reply.kind === 'say' && reply.reasoning) deltas.push(...pieces(reply.reasoning).map((text) => chunk({ reasoning_content: text })));
-  const text = reply.kind === 'tools' ? (reply.text ?? '') : reply.text;
-  deltas.push(...pieces(text).map((piece) => chunk({ content: piece })));
-  if (reply.kind === 'hang') {
-    res.write(sseFrames(deltas, { done: false }));
-    await new Promise<void>((resolve) => res.once('close', () => resolve()));
-    return;
-  }
-  if (reply.kind === 'tools') {
-    reply.calls.forEach((call, index) => {
-      const args = JSON.stringify(call.args);
-      deltas.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
-      for (const piece of pieces(args)) deltas.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    return new Promise((resolve) => {
+      if (this.has(lineage, text)) settleAfterHandOver(resolve);
+      else this.waiters.add({ lineage, text, resolve });
     });
   }
-  const finish = reply.kind === 'tools' ? 'tool_calls' : (reply.finish ?? 'stop');
-  deltas.push(chunk({}, finish));
-  deltas.push({ id, object: 'chat.completion.chunk', model: 'scripted-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
-  res.end(sseFrames(deltas));
+
+  private has(lineage: string, text: string): boolean {
+    const seen = this.calls.get(lineage);
+    return seen !== undefined && seen.call === this.currentCall(lineage) && seen.text.includes(text);
+  }
+
+  /** The server has a session's request before its answer streams, so its request count numbers the call. */
+  private currentCall(lineage: string): number {
+    return this.server.requests(lineage).length;
+  }
 }
 
-/** Text in small deltas, as a real server streams it. */
-function pieces(text: string, size = 7): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
+/**
+ * The tap reports an event just before the adapter yields it; the agent takes it in within the
+ * same round of microtasks, so a macrotask later the agent has it.
+ */
+function settleAfterHandOver(resolve: () => void): void {
+  setImmediate(resolve);
 }

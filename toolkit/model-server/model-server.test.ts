@@ -132,6 +132,42 @@ describe('model server over HTTP', () => {
     expect(calls?.[1]?.response).toMatchObject({ error: { kind: 'network', partial: { status: 200 } } });
   });
 
+  test('keeps the parsed body of every request per session, in order, answered or not', async () => {
+    server = await startModelServer({ scripts: { lineages: { main: [{ text: 'one' }] } } });
+    await (await fetch(`${server.url}/chat/completions`, post())).text();
+    await (await fetch(`${server.url}/chat/completions`, { ...post('main/call_x'), body: 'not json' })).text();
+    await (await fetch(`${server.url}/chat/completions`, { ...post(), body: '{"model":"second","messages":[]}' })).text();
+    expect(server.requests('main')).toEqual([
+      { model: 'scripted', messages: [] },
+      { model: 'second', messages: [] },
+    ]);
+    expect(server.requests('main/call_x')).toEqual(['not json']);
+    expect(server.requests('main/call_y')).toEqual([]);
+  });
+
+  test("turns added after start are served after the session's scripted turns, and make an unknown session known", async () => {
+    server = await startModelServer({ scripts: { lineages: { main: [{ text: 'scripted' }] } } });
+    server.add('main', { text: 'added', toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' } }] });
+    server.add('main/call_z', { httpError: { status: 429, body: { error: { message: 'slow down' } } } });
+    const first = await (await fetch(`${server.url}/chat/completions`, post())).text();
+    const second = await (await fetch(`${server.url}/chat/completions`, post())).text();
+    const child = await fetch(`${server.url}/chat/completions`, post('main/call_z'));
+    expect(first).toContain('"content":"scripted"');
+    expect(second).toContain('"content":"added"');
+    // Ids run on from the earlier turns, as if the turns had been in the script from the start.
+    expect(second).toMatch(/"id":"chatcmpl-[0-9a-f]{8}-2"/);
+    expect(second).toMatch(/"id":"call_[0-9a-f]{8}_1"/);
+    expect(child.status).toBe(429);
+    expect(server.report().sessions).toContainEqual({ lineage: 'main', consumed: 2, total: 2 });
+  });
+
+  test('adding an invalid turn is SCRIPT_INVALID, and adding to a session already refused a call says it is too late', async () => {
+    server = await startModelServer({ scripts: { lineages: {} } });
+    expect(() => server!.add('main', { text: 1 } as never)).toThrow(expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('/lineages/main/0') }));
+    expect((await fetch(`${server.url}/chat/completions`, post())).status).toBe(404);
+    expect(() => server!.add('main', { text: 'late' })).toThrow(expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('already refused') }));
+  });
+
   test('anything but POST …/chat/completions is a 404', async () => {
     server = await startModelServer({ scripts: script });
     expect((await fetch(`${server.url}/models`)).status).toBe(404);

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { compileScript } from '../authored/compile-script.js';
-import type { AuthoredScript } from '../authored/types.js';
+import type { AuthoredScript, AuthoredTurn } from '../authored/types.js';
 import { CassetteError } from '../cassette/cassette-error.js';
+import type { CassetteCall } from '../cassette/types.js';
 import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
 import { createReplayingFetch, type ReplayReport } from '../replay/replaying-fetch.js';
 
@@ -21,6 +22,17 @@ export interface ModelServer {
   readonly url: string;
   /** Which scripted calls each session has consumed. */
   report(): ReplayReport;
+  /**
+   * The body of every `POST …/chat/completions` the session `lineage` sent, parsed from JSON (the
+   * raw text when it is not JSON), in arrival order; answered or not.
+   */
+  requests(lineage: string): unknown[];
+  /**
+   * Appends turns to the script of `lineage` (a session the script did not have becomes known),
+   * served after its earlier turns. Throws SCRIPT_INVALID for an invalid turn, or when the session
+   * was already refused a call (404/409): replay keeps failing a session that failed once.
+   */
+  add(lineage: string, ...turns: AuthoredTurn[]): void;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -33,8 +45,14 @@ const STATUS_BY_CODE: Partial<Record<string, number>> = { UNRECORDED_SESSION: 40
  * cassette. Lets record mode run end to end with no key.
  */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
-  const cassette = compileScript(options.scripts, { eventDelay: options.eventDelay ?? 2 });
-  const replay = createReplayingFetch(cassette, { mode: 'sequence', timing: 'recorded' });
+  const eventDelay = options.eventDelay ?? 2;
+  const compiled = compileScript(options.scripts, { eventDelay });
+  // Owned here so `add` can extend a session: replay looks a session's calls up at each request.
+  const calls: Record<string, readonly CassetteCall[]> = { ...compiled.calls };
+  const turns = new Map<string, readonly AuthoredTurn[]>(Object.entries(options.scripts.lineages));
+  const replay = createReplayingFetch({ ...compiled, calls }, { mode: 'sequence', timing: 'recorded' });
+  const received = new Map<string, unknown[]>();
+  const refused = new Set<string>();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => void answer(req, res));
   server.on('connection', (socket) => {
@@ -50,11 +68,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const gone = new AbortController();
     res.once('close', () => gone.abort());
     const lineage = headerValue(req.headers[LINEAGE_HEADER]) ?? DEFAULT_LINEAGE;
+    const bodies = received.get(lineage) ?? [];
+    received.set(lineage, bodies);
+    bodies.push(parseBody(body));
     let response: Response;
     try {
       response = await replay('http://model-server/chat/completions', { method: 'POST', headers: { [LINEAGE_HEADER]: lineage }, body, signal: gone.signal });
     } catch (error) {
-      if (error instanceof CassetteError) return sendError(res, STATUS_BY_CODE[error.code] ?? 500, error.message, error.code.toLowerCase());
+      if (error instanceof CassetteError) {
+        refused.add(lineage);
+        return sendError(res, STATUS_BY_CODE[error.code] ?? 500, error.message, error.code.toLowerCase());
+      }
       req.socket.destroy();
       return;
     }
@@ -77,6 +101,20 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   return {
     url: `http://${host}:${address.port}`,
     report: () => replay.report(),
+    requests: (lineage) => [...(received.get(lineage) ?? [])],
+    add: (lineage, ...more) => {
+      if (refused.has(lineage)) {
+        throw new CassetteError(
+          'SCRIPT_INVALID',
+          `Cannot add turns to session "${lineage}": the model server already refused it a call, and a refused session is refused for good. Add its turns before it calls.`,
+        );
+      }
+      const all = [...(turns.get(lineage) ?? []), ...more];
+      // The whole session is compiled again so chunk ids and default tool-call ids run on from its earlier turns.
+      const script: AuthoredScript = { ...(options.scripts.model === undefined ? {} : { model: options.scripts.model }), lineages: { [lineage]: all } };
+      calls[lineage] = compileScript(script, { eventDelay, source: `(turns added to session "${lineage}")` }).calls[lineage] ?? [];
+      turns.set(lineage, all);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -94,6 +132,14 @@ function sendError(res: ServerResponse, status: number, message: string, type: s
 function headerValue(value: string | string[] | undefined): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return first === undefined || first === '' ? undefined : first;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
