@@ -5,12 +5,13 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export function canonicalize(value: unknown): Json {
   if (Array.isArray(value)) return value.map(canonicalize);
   if (value !== null && typeof value === 'object') {
-    const out: { [key: string]: Json } = {};
+    const entries: [string, Json][] = [];
     for (const key of Object.keys(value).sort()) {
       const field = (value as Record<string, unknown>)[key];
-      if (field !== undefined) out[key] = canonicalize(field);
+      if (field !== undefined) entries.push([key, canonicalize(field)]);
     }
-    return out;
+    // fromEntries defines own properties: an assignment would turn a `__proto__` key of the JSON into a prototype.
+    return Object.fromEntries(entries);
   }
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
   return null;

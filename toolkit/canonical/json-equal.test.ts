@@ -25,3 +25,11 @@ describe('jsonEqual', () => {
     expect(jsonEqual(a as Json, b as Json)).toBe(false);
   });
 });
+
+describe('canonicalize', () => {
+  test('keeps a "__proto__" key of parsed JSON as a key, as JSON.parse does', () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"x":2}}') as Json;
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":2},"b":1}');
+    expect(jsonEqual(canonicalize(parsed), parsed)).toBe(true);
+  });
+});
