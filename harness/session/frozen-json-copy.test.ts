@@ -26,6 +26,13 @@ describe('frozenJsonCopy', () => {
     expect(() => frozenJsonCopy(value, 'tool/call data')).toThrow(expect.objectContaining({ code: 'INVALID_EVENT', message: expect.stringMatching(message) }));
   });
 
+  it('keeps a "__proto__" key of parsed JSON as a key, so memory equals the file', () => {
+    const args = JSON.parse('{"__proto__":{"polluted":true},"path":"a.txt"}') as unknown;
+    const copied = frozenJsonCopy(args, 'tool/call data');
+    expect(JSON.stringify(copied)).toBe(JSON.stringify(args));
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+  });
+
   it('refuses a cycle instead of overflowing the stack', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;

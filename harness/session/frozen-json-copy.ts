@@ -41,11 +41,13 @@ function copyObject(value: object, where: string, path: string, ancestors: Set<o
     const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'exotic object';
     refuse(where, path, `is a ${kind}, not a plain object`);
   }
-  const result: Record<string, unknown> = {};
+  const entries: [string, unknown][] = [];
   for (const [key, field] of Object.entries(value)) {
-    if (field !== undefined) result[key] = copy(field, where, `${path}.${key}`, ancestors);
+    if (field !== undefined) entries.push([key, copy(field, where, `${path}.${key}`, ancestors)]);
   }
-  return Object.freeze(result);
+  // fromEntries defines own properties: an assignment would turn a `__proto__` key (a model's tool
+  // arguments may have one) into a prototype, and the log in memory would differ from its file.
+  return Object.freeze(Object.fromEntries(entries));
 }
 
 function refuse(where: string, path: string, problem: string): never {
