@@ -32,3 +32,14 @@ export function leftoversOf(trace: RunTrace, traces: readonly RunTrace[], alive:
   }
   return null;
 }
+
+/** True while a process with this pid exists (signal 0 probes without signalling). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}

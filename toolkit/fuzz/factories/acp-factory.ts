@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAcpProvider } from '../../../providers/acp/acp-provider.js';
 import type { LiveThing, ProviderFactory } from '../types.js';
+import { isProcessAlive } from '../liveness.js';
 
 /** The ACP child agent this factory starts, one real process per run. */
 export const FUZZ_ACP_AGENT = fileURLToPath(new URL('./fuzz-acp-agent.mjs', import.meta.url));
@@ -27,16 +28,6 @@ export const acpFactory: ProviderFactory = {
 
 function liveChildren(pidDir: string): LiveThing[] {
   return readdirSync(pidDir)
-    .filter((name) => /^\d+$/.test(name) && isAlive(Number(name)))
+    .filter((name) => /^\d+$/.test(name) && isProcessAlive(Number(name)))
     .map((pid) => ({ kind: 'process', id: `pid ${pid}`, lineage: readFileSync(`${pidDir}/${pid}`, 'utf8') }));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
 }
