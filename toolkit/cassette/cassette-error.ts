@@ -1,4 +1,5 @@
 import { NestcastError } from '../../harness/errors.js';
+import type { Divergence } from '../canonical/first-divergence.js';
 
 export type CassetteErrorCode =
   | 'CASSETTE_NOT_FOUND'
@@ -11,8 +12,24 @@ export type CassetteErrorCode =
   | 'SECRET_IN_RECORDING'
   | 'SCRIPT_INVALID';
 
+/** The model call a replay failure is about, as data, so a report can point at it. */
+export interface FailedCall {
+  readonly lineage: string;
+  /** 1-based, counted per lineage. */
+  readonly call: number;
+  /** Where the live request first differs from the recorded one (REQUEST_MISMATCH). */
+  readonly divergence?: Divergence;
+}
+
 /** Every record/replay failure. Messages name the place (file:line, lineage, call) and the fix. */
-export class CassetteError extends NestcastError<CassetteErrorCode> {}
+export class CassetteError extends NestcastError<CassetteErrorCode> {
+  readonly failedCall?: FailedCall;
+
+  constructor(code: CassetteErrorCode, message: string, options?: { cause?: unknown; failedCall?: FailedCall }) {
+    super(code, message, options);
+    if (options?.failedCall !== undefined) this.failedCall = options.failedCall;
+  }
+}
 
 /** What the user runs to (re)record; shown in every message that ends in "re-record". */
 export const DEFAULT_RECORD_HINT = 'nestcast record <scenario>';

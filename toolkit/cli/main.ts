@@ -7,6 +7,7 @@ const COMMANDS: readonly { readonly name: string; readonly summary: string; read
   { name: 'run', summary: 'Replay scenarios keyless and check them against their recordings (default: all)', load: async () => (await import('./commands/run.js')).runCommand },
   { name: 'record', summary: 'Record scenarios against nestcast model-server or a real OpenAI-compatible API', load: async () => (await import('./commands/record.js')).recordCommand },
   { name: 'inspect', summary: 'Show a recording at a glance: sessions, calls, provenance', load: async () => (await import('./commands/inspect.js')).inspectCommand },
+  { name: 'show', summary: 'Write the HTML timeline of a recording, without running it', load: async () => (await import('./commands/show.js')).showCommand },
   { name: 'fuzz', summary: 'Fuzz a subagent provider’s lifecycle ordering with fast-check', load: async () => (await import('./commands/fuzz.js')).fuzzCommand },
   { name: 'model-server', summary: 'Serve authored scripts as a loopback OpenAI-compatible model', load: async () => (await import('./commands/model-server.js')).modelServerCommand },
   { name: 'acp-agent', summary: 'Run the nestcast harness as an ACP agent over stdio', load: async () => (await import('./commands/acp-agent.js')).acpAgentCommand },

@@ -17,6 +17,7 @@ export function unrecordedSession(lineage: string, known: readonly string[], con
       `Recorded sessions: ${known.length === 0 ? '(none)' : known.join(', ')}. ` +
       'The run took a different path than the recording (a child started by another tool call gets another lineage). ' +
       `If the change is intended, re-record with: ${context.recordHint}`,
+    { failedCall: { lineage, call: 1 } },
   );
 }
 
@@ -25,6 +26,7 @@ export function cassetteExhausted(lineage: string, call: number, total: number, 
     'CASSETTE_EXHAUSTED',
     `Session "${lineage}" made model call ${call}, but ${context.location} recorded only ${total} call${total === 1 ? '' : 's'} for it. ` +
       `The code now makes more calls than when it was recorded; if that is intended, re-record with: ${context.recordHint}`,
+    { failedCall: { lineage, call } },
   );
 }
 
@@ -36,6 +38,7 @@ export function requestMismatch(lineage: string, call: number, divergence: Diver
       `  live:     ${showValue(divergence.live)}\n` +
       `If the change is intended, re-record with: ${context.recordHint}. ` +
       "To serve recordings by position whatever the request, replay with mode: 'sequence'.",
+    { failedCall: { lineage, call, divergence } },
   );
 }
 

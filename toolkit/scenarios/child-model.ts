@@ -42,7 +42,11 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
         const report = replay.report();
         const escapes = guard.escapes();
         guard.close();
-        const failures = [...report.failures.map((error) => ({ code: error.code, message: error.message }))];
+        const failures: ChildReplayReport['failures'][number][] = report.failures.map((error) => ({
+          code: error.code,
+          message: error.message,
+          ...(error.failedCall !== undefined ? { failedCall: error.failedCall } : {}),
+        }));
         if (escapes.length > 0) {
           try {
             guard.assertNoEscapes();

@@ -8,7 +8,7 @@ export type {
   ScenarioSubagentTool,
   Trigger,
 } from './types.js';
-export { runScenario, assertScenarioPassed, type RunScenarioOptions, type ScenarioFailure, type ScenarioReport } from './run-scenario.js';
+export { runScenario, assertScenarioPassed, type RunScenarioOptions, type RunEvidence, type ScenarioFailure, type ScenarioReport } from './run-scenario.js';
 export { listScenarios, loadScenarios, SCENARIO_SUFFIX } from './load-scenarios.js';
 export { ScenarioError, type ScenarioErrorCode } from './scenario-error.js';
 export { childModelFromEnv, type ChildModel } from './child-model.js';

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError, type FailedCall } from '../cassette/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
@@ -38,6 +38,8 @@ export interface ModelSourceResult {
   readonly modelCalls: number;
   /** Record: writes the cassette (scanned for secrets first). The runner calls it only for a run that passed. */
   readonly save?: () => Promise<SaveResult>;
+  /** The calls the run was served (replay) or made (record), for reports. */
+  readonly cassette: Cassette;
 }
 
 export interface ModelSourceOptions {
@@ -96,7 +98,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
         failures.push(error as Error);
       }
       const modelCalls = [...consumed.values()].reduce((sum, session) => sum + session.consumed, 0);
-      return { failures, modelCalls };
+      return { failures, modelCalls, cassette };
     },
     async close() {
       guard.close();
@@ -149,7 +151,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const merged: Cassette = { provenance: own.provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
-      return { failures: [], modelCalls, save: () => saveCassette(options.recordingDir, merged, { secrets }) };
+      return { failures: [], modelCalls, cassette: merged, save: () => saveCassette(options.recordingDir, merged, { secrets }) };
     },
     async close() {
       await server?.close();
@@ -179,7 +181,10 @@ async function readChildReports(outbox: string): Promise<{ sessions: Consumption
   for (const file of await listFiles(outbox, (name) => name.startsWith('replay-') && name.endsWith('.json'))) {
     const report = JSON.parse(await readFile(join(outbox, file), 'utf8')) as ChildReplayReport;
     sessions.push(...report.sessions);
-    for (const failure of report.failures) failures.push(new CassetteError(failure.code as CassetteError['code'], failure.message));
+    for (const failure of report.failures) {
+      const failedCall = failure.failedCall;
+      failures.push(new CassetteError(failure.code as CassetteError['code'], failure.message, failedCall !== undefined ? { failedCall } : undefined));
+    }
   }
   return { sessions, failures };
 }
@@ -205,5 +210,5 @@ async function listFiles(dir: string, keep: (name: string) => boolean): Promise<
 /** The file a replaying child leaves in its outbox. */
 export interface ChildReplayReport {
   readonly sessions: readonly Consumption[];
-  readonly failures: readonly { readonly code: string; readonly message: string }[];
+  readonly failures: readonly { readonly code: string; readonly message: string; readonly failedCall?: FailedCall }[];
 }

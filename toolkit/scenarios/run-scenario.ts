@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createMemoryLogger, type Logger } from '../../harness/runtime/logger.js';
 import { compareTranscripts } from '../harvest/compare-transcripts.js';
-import { harvestSessions } from '../harvest/collect-sessions.js';
+import { CassetteError, type FailedCall } from '../cassette/cassette-error.js';
+import type { Cassette } from '../cassette/types.js';
+import { harvestSessions, type HarvestedSession } from '../harvest/collect-sessions.js';
 import { formatTranscriptDiff } from '../harvest/format-transcript-diff.js';
-import { normalizeSessions } from '../harvest/normalize.js';
+import { normalizeSessions, type NormalizeContext } from '../harvest/normalize.js';
 import { readTranscripts, writeTranscripts } from '../harvest/transcript.js';
 import { TRANSCRIPTS_DIR } from '../harvest/transcript-files.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
@@ -31,12 +33,26 @@ export interface RunScenarioOptions {
   readonly checkExpectations?: boolean;
   /** Where the harness reports what it contained. Default: kept in memory and attached to a failure. */
   readonly logger?: Logger;
+  /** Called with what the run left behind (session logs, model calls) before its folder is removed: what a report is built from. */
+  readonly onEvidence?: (evidence: RunEvidence) => void;
+}
+
+/** What one run leaves behind for a report. */
+export interface RunEvidence {
+  /** Every session log of the run, in lineage order, with the run's own times. */
+  readonly sessions: readonly HarvestedSession[];
+  /** Where the run lived, to turn its folders into placeholders (as the transcripts do). */
+  readonly places: NormalizeContext;
+  /** The model calls served (replay) or made (record). */
+  readonly cassette?: Cassette;
 }
 
 /** One failure of a scenario run: a stable code and a message that names the scenario, where, and what to do. */
 export interface ScenarioFailure {
   readonly code: string;
   readonly message: string;
+  /** The model call a replay failure is about (REQUEST_MISMATCH, CASSETTE_EXHAUSTED, UNRECORDED_SESSION). */
+  readonly failedCall?: FailedCall;
 }
 
 export interface ScenarioReport {
@@ -71,7 +87,8 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   await mkdir(cwd, { recursive: true });
   const logger = options.logger ?? createMemoryLogger();
   const failures: ScenarioFailure[] = [];
-  const fail = (code: string, message: string) => failures.push({ code, message: `${scenario.name}: ${message}` });
+  const fail = (code: string, message: string, failedCall?: FailedCall) =>
+    failures.push({ code, message: `${scenario.name}: ${message}`, ...(failedCall !== undefined ? { failedCall } : {}) });
   let source: ModelSource | undefined;
   let sessions = 0;
   let modelCalls = 0;
@@ -101,7 +118,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     }
     const result = await source.finish();
     modelCalls = result.modelCalls;
-    for (const failure of result.failures) fail(codeOf(failure), failure.message);
+    for (const failure of result.failures) fail(codeOf(failure), failure.message, failure instanceof CassetteError ? failure.failedCall : undefined);
 
     const harvested = await harvestSessions(sessionsRoot);
     sessions = harvested.length;
@@ -110,7 +127,9 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
         fail('INVARIANT_VIOLATION', `session "${log.header.lineage}" breaks [${violation.rule}] at seq ${violation.seq ?? '-'}: ${violation.message}`);
       }
     }
-    const normalized = normalizeSessions(harvested, { cwd, sessionsRoot, tempDirs: [workDir] });
+    const places = { cwd, sessionsRoot, tempDirs: [workDir] };
+    options.onEvidence?.({ sessions: harvested, places, cassette: result.cassette });
+    const normalized = normalizeSessions(harvested, places);
     const transcriptsDir = join(recordingDir, TRANSCRIPTS_DIR);
     const writing = mode === 'record' || options.update === true;
     if (!writing) {

@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { summarizeRequest } from '../../cassette/request-summary.js';
 import type { CassetteCall } from '../../cassette/types.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
+import { recordingDir } from '../recording-dir.js';
 
 const help = `Usage: nestcast inspect <recording> [--calls]
 
@@ -28,7 +27,7 @@ export const inspectCommand: Command = {
     });
     if (positionals.length !== 1) throw new UsageError('give exactly one recording folder or scenario name');
     const target = positionals[0] as string;
-    const dir = (await isDirectory(resolve(io.cwd, target))) ? resolve(io.cwd, target) : resolve(io.cwd, values.recordings ?? 'recordings', target);
+    const dir = await recordingDir(io.cwd, target, values.recordings);
     const cassette = await loadCassette(dir, { recordHint: `nestcast record ${target}` });
     const p = paint(io.color);
     const { provenance } = cassette;
@@ -66,12 +65,4 @@ function outcomeOf(call: CassetteCall): string {
   }
   if ('events' in response) return `${response.events.length} events${response.done ? '' : ' (no [DONE])'}`;
   return `HTTP ${response.status} body`;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(join(path))).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,7 @@ import { runScenario, type ScenarioReport } from '../../scenarios/run-scenario.j
 import type { Command } from '../command.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
+import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
 
 const help = `Usage: nestcast record [scenario...] [options]
@@ -25,6 +26,7 @@ Options:
   --base-url <url>     record against this OpenAI-compatible API instead of the authored script
   --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
+  --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   -h, --help           show this help`;
 
 export const recordCommand: Command = {
@@ -37,6 +39,7 @@ export const recordCommand: Command = {
       'base-url': { type: 'string' },
       scenarios: { type: 'string' },
       recordings: { type: 'string' },
+      report: { type: 'string' },
     });
     const recordingsDir = resolve(io.cwd, values.recordings ?? 'recordings');
     let scenarios = await loadScenarios(resolve(io.cwd, values.scenarios ?? 'scenarios'), positionals);
@@ -46,14 +49,17 @@ export const recordCommand: Command = {
     }
     const p = paint(io.color);
     const reports: ScenarioReport[] = [];
+    const htmlReport = reportCollector(values.report === undefined ? undefined : resolve(io.cwd, values.report));
     for (const scenario of scenarios) {
       const report = await runScenario(scenario, {
         mode: 'record',
         recordingsDir,
         env: io.env,
+        ...htmlReport.optionsFor(scenario.name),
         ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
       });
       reports.push(report);
+      htmlReport.add(report);
       io.stdout(progressLine(report, p));
     }
     if (reports.length === 0) {
@@ -61,6 +67,7 @@ export const recordCommand: Command = {
       return 0;
     }
     io.stdout(`\n${summaryTable(reports, p)}`);
+    await htmlReport.write(io);
     return reports.every((report) => report.passed) ? 0 : 1;
   },
 };

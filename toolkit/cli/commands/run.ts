@@ -5,6 +5,7 @@ import { runScenario, type ScenarioReport } from '../../scenarios/run-scenario.j
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
+import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
 
 const help = `Usage: nestcast run [scenario...] [options]
@@ -19,6 +20,7 @@ Options:
   --timing <t>         instant (default), recorded, or a speed factor such as 2 (twice as fast)
   --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
+  --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   -h, --help           show this help
 
 Environment: NO_COLOR turns colours off. An API key in the environment is ignored.`;
@@ -33,23 +35,28 @@ export const runCommand: Command = {
       timing: { type: 'string' },
       scenarios: { type: 'string' },
       recordings: { type: 'string' },
+      report: { type: 'string' },
     });
     const timing = parseTiming(values.timing);
     const scenarios = await loadScenarios(resolve(io.cwd, values.scenarios ?? 'scenarios'), positionals);
     const p = paint(io.color);
     const reports: ScenarioReport[] = [];
+    const htmlReport = reportCollector(values.report === undefined ? undefined : resolve(io.cwd, values.report));
     for (const scenario of scenarios) {
       const report = await runScenario(scenario, {
         mode: 'replay',
         recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
         env: io.env,
+        ...htmlReport.optionsFor(scenario.name),
         ...(values.update === true ? { update: true } : {}),
         ...(timing !== undefined ? { timing } : {}),
       });
       reports.push(report);
+      htmlReport.add(report);
       io.stdout(progressLine(report, p));
     }
     io.stdout(`\n${summaryTable(reports, p)}`);
+    await htmlReport.write(io);
     return reports.every((report) => report.passed) ? 0 : 1;
   },
 };

@@ -1,0 +1,150 @@
+import { DATA_ELEMENT_ID } from './html.js';
+
+/**
+ * The page's only script, inlined: bars are buttons (so Tab reaches them and Enter or Space
+ * opens them), and opening one fills the details panel from the embedded data. Everything is
+ * set as text, never parsed as HTML, so a model's output cannot become markup.
+ */
+export const PAGE_SCRIPT = `(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById(${JSON.stringify(DATA_ELEMENT_ID)}).textContent);
+  var panel = document.getElementById('details');
+  var items = new Map();
+  var lanes = new Map();
+  data.sessions.forEach(function (session) {
+    lanes.set(session.id, session);
+    session.modelCalls.forEach(function (item) { items.set(item.id, { kind: 'model', session: session, item: item }); });
+    session.toolCalls.forEach(function (item) { items.set(item.id, { kind: 'tool', session: session, item: item }); });
+    session.tasks.forEach(function (item) { items.set(item.id, { kind: 'task', session: session, item: item }); });
+  });
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === 'text') node.textContent = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+  function ms(value) { return value < 1000 ? Math.round(value) + ' ms' : (value / 1000).toFixed(2) + ' s'; }
+  function fields(pairs) {
+    var list = el('dl');
+    pairs.forEach(function (pair) {
+      if (pair[1] === null || pair[1] === undefined || pair[1] === '') return;
+      list.appendChild(el('dt', { text: pair[0] }));
+      list.appendChild(typeof pair[1] === 'string' ? el('dd', { text: pair[1] }) : el('dd', {}, [pair[1]]));
+    });
+    return list;
+  }
+  function block(title, text) {
+    if (text === null || text === undefined || text === '') return null;
+    return el('div', {}, [el('h3', { text: title }), el('pre', { text: text })]);
+  }
+  function laneLink(laneId, prefix) {
+    var lane = lanes.get(laneId);
+    if (!lane) return null;
+    return el('button', { type: 'button', class: 'link', 'data-lane': laneId, text: prefix + lane.lineage });
+  }
+  function pretty(json) {
+    try { return JSON.stringify(JSON.parse(json), null, 2); } catch (error) { return json; }
+  }
+
+  function modelDetails(entry) {
+    var call = entry.item;
+    var failure = data.failures.find(function (f) { return f.lineage === entry.session.lineage && f.call === call.call; });
+    var usage = call.usage ? call.usage.inputTokens + ' in, ' + call.usage.outputTokens + ' out' +
+      (call.usage.reasoningTokens ? ', ' + call.usage.reasoningTokens + ' reasoning' : '') +
+      (call.usage.cachedInputTokens ? ', ' + call.usage.cachedInputTokens + ' cached' : '') : null;
+    var note = null;
+    if (call.failed && failure) {
+      var parts = [el('strong', { text: failure.code + ': the replay failed on this call' })];
+      if (failure.divergence) {
+        parts.push(el('dl', { class: 'divergence' }, [
+          el('dt', { text: 'first divergence at' }), el('dd', { text: failure.divergence.path }),
+          el('dt', { text: 'recorded' }), el('dd', { class: 'recorded', text: failure.divergence.recorded }),
+          el('dt', { text: 'live' }), el('dd', { class: 'live', text: failure.divergence.live })
+        ]));
+      }
+      parts.push(el('pre', { text: failure.message }));
+      note = el('div', { class: 'failed-note', role: 'alert' }, parts);
+    }
+    return [
+      el('h2', { text: 'Model call ' + call.call + ' of ' + entry.session.lineage }),
+      note,
+      fields([
+        ['turn, step', call.turn + ', ' + call.step],
+        ['time', ms(call.start) + ' → ' + ms(call.end) + ' (' + ms(call.end - call.start) + ')'],
+        ['finish', call.finish || 'none'],
+        ['request', call.request],
+        ['usage', usage],
+        ['error', call.error]
+      ]),
+      block('Reasoning', call.reasoning),
+      block('Text', call.text),
+      call.toolCalls.length === 0 ? null : el('div', {}, [el('h3', { text: 'Tool calls asked for' })].concat(call.toolCalls.map(function (tool) {
+        return el('pre', { text: tool.name + ' (' + tool.id + ')\\n' + pretty(tool.arguments) });
+      })))
+    ];
+  }
+  function toolDetails(entry) {
+    var tool = entry.item;
+    return [
+      el('h2', { text: 'Tool call ' + tool.name + ' in ' + entry.session.lineage }),
+      fields([
+        ['call id', tool.callId],
+        ['turn, step', tool.turn + ', ' + tool.step],
+        ['time', ms(tool.start) + ' → ' + ms(tool.end) + ' (' + ms(tool.end - tool.start) + ')'],
+        ['result', tool.output === null ? 'never answered' : tool.isError ? 'error' : 'ok'],
+        ['mode', tool.background ? 'background: returned a task id at once' : null],
+        ['started', tool.child ? laneLink(tool.child, 'session ') : null]
+      ]),
+      block('Arguments', pretty(tool.args)),
+      block('Result', tool.output)
+    ];
+  }
+  function taskDetails(entry) {
+    var task = entry.item;
+    return [
+      el('h2', { text: 'Background task ' + task.taskId + ' of ' + entry.session.lineage }),
+      fields([
+        ['outcome', task.outcome],
+        ['started by', task.callId],
+        ['time', ms(task.start) + ' → ' + ms(task.end) + ' (' + ms(task.end - task.start) + ')'],
+        ['session', task.child ? laneLink(task.child, '') : null]
+      ])
+    ];
+  }
+
+  function open(id, focus) {
+    var entry = items.get(id);
+    if (!entry) return;
+    var parts = entry.kind === 'model' ? modelDetails(entry) : entry.kind === 'tool' ? toolDetails(entry) : taskDetails(entry);
+    panel.replaceChildren.apply(panel, parts.filter(Boolean));
+    panel.setAttribute('data-open', id);
+    document.querySelectorAll('.bar.selected').forEach(function (bar) { bar.classList.remove('selected'); bar.removeAttribute('aria-current'); });
+    var bar = document.querySelector('.bar[data-bar="' + id + '"]');
+    if (bar) { bar.classList.add('selected'); bar.setAttribute('aria-current', 'true'); }
+    if (focus) { panel.focus({ preventScroll: true }); panel.scrollIntoView({ block: 'nearest' }); }
+  }
+  function goLane(laneId) {
+    var label = document.getElementById('lane-' + laneId);
+    if (!label) return;
+    label.scrollIntoView({ block: 'center' });
+    label.focus({ preventScroll: true });
+  }
+
+  document.addEventListener('click', function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    var bar = target.closest('[data-bar]');
+    if (bar) { open(bar.getAttribute('data-bar'), true); return; }
+    var lane = target.closest('[data-lane]');
+    if (lane) goLane(lane.getAttribute('data-lane'));
+  });
+
+  var failed = null;
+  items.forEach(function (entry, id) { if (!failed && entry.kind === 'model' && entry.item.failed) failed = id; });
+  if (failed) open(failed, false);
+})();
+`;

@@ -1,0 +1,209 @@
+import { CONTENT_SECURITY_POLICY, DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs } from './html.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import { PAGE_STYLE } from './page-style.js';
+import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportToolCall } from './types.js';
+
+const ROW_PX = 26;
+/** Bars narrower than this share of the axis are drawn this wide, so they are packed as if they were. */
+const MIN_SHARE = 0.012;
+
+/**
+ * One scenario as a page: lanes and bars drawn here (readable with scripts off), the data
+ * embedded for the details panel and for other tools, the script inline. Opens from disk.
+ */
+export function renderScenarioPage(data: ReportData, options: { readonly indexHref?: string } = {}): string {
+  const { scenario } = data;
+  const span = Math.max(data.span, 1);
+  const verdict = scenario.passed === null ? ['none', 'NOT RUN'] : scenario.passed ? ['pass', '✓ PASSED'] : ['fail', '✗ FAILED'];
+  const counts = `${data.sessions.length} session${data.sessions.length === 1 ? '' : 's'} · ${scenario.modelCalls} model call${scenario.modelCalls === 1 ? '' : 's'}`;
+  const timing = scenario.timing === 'run' ? 'time axis: this run’s clock' : 'time axis: the recording’s timing';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
+<title>${escapeHtml(`${scenario.passed === false ? '✗ ' : ''}${scenario.name} · nestcast report`)}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<header>
+${options.indexHref === undefined ? '' : `<p class="meta"><a href="${escapeHtml(options.indexHref)}">← all scenarios</a></p>`}
+<h1><span class="verdict ${verdict[0]}">${verdict[1]}</span>${escapeHtml(scenario.name)}</h1>
+<p class="meta">${escapeHtml(`${scenario.kind} · ${scenario.source} · ${counts}${scenario.durationMs === null ? '' : ` · ${formatMs(scenario.durationMs)}`} · ${timing}`)}</p>
+</header>
+<main>
+${renderFailures(data)}
+<h2 id="timeline-heading">Timeline</h2>
+${LEGEND}
+<div class="timeline" role="region" aria-labelledby="timeline-heading" tabindex="-1">
+<div class="timeline-inner">
+<div class="row axis-row"><div class="lane-label">session</div><div class="axis" aria-hidden="true">${renderTicks(span)}</div></div>
+${data.sessions.map((session) => renderLane(session, data, span)).join('\n')}
+</div>
+</div>
+<section id="details" class="details" tabindex="-1" aria-live="polite" aria-label="Details">
+<p class="meta">Select a bar (click it, or Tab to it and press Enter) to see the call.</p>
+</section>
+</main>
+<script type="application/json" id="${DATA_ELEMENT_ID}">${embedJson(data)}</script>
+<script>${PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+const LEGEND = `<ul class="legend" aria-label="Legend">
+<li><span class="swatch bar-model" aria-hidden="true"></span>model call</li>
+<li><span class="swatch bar-model" aria-hidden="true"><span class="phase phase-reasoning" style="left:0;width:100%"></span></span>reasoning streamed (stripes)</li>
+<li><span class="swatch bar-model" aria-hidden="true"><span class="phase phase-text" style="left:0;width:100%"></span></span>text streamed (shaded)</li>
+<li><span class="swatch bar-model" aria-hidden="true"><span class="phase phase-tool-call" style="left:0;width:100%"></span></span>tool call streamed (dots)</li>
+<li><span class="swatch bar-tool" aria-hidden="true"></span>tool call (thick border; “→” starts a child)</li>
+<li><span class="swatch bar-task" aria-hidden="true"></span>background task (dashed, until it settles)</li>
+<li><span class="swatch bar-model is-error" aria-hidden="true"></span>✕ error (double border)</li>
+<li><span class="swatch bar-model is-cancel" aria-hidden="true"></span>⊘ cancelled (dotted border)</li>
+<li><span class="swatch bar-model is-failed" aria-hidden="true"></span>FAILED: the call the replay failed on (cross-hatched)</li>
+</ul>`;
+
+function renderFailures(data: ReportData): string {
+  if (data.failures.length === 0) return '';
+  const failed = data.sessions.flatMap((session) => session.modelCalls).find((call) => call.failed);
+  const items = data.failures.map((failure) => {
+    const divergence = failure.divergence;
+    const where = failure.lineage === undefined ? '' : ` — model call ${failure.call ?? '?'} of session <code>${escapeHtml(failure.lineage)}</code>`;
+    const jump =
+      failed !== undefined && failure.lineage !== undefined
+        ? ` <button type="button" class="link" data-bar="${escapeHtml(failed.id)}">show the failing call</button>`
+        : '';
+    return `<div class="failure"><strong>${escapeHtml(failure.code)}</strong>${where}${jump}
+${divergence === undefined ? '' : renderDivergence(divergence)}
+<pre>${escapeHtml(failure.message)}</pre></div>`;
+  });
+  return `<section class="failures" aria-labelledby="failures-heading"><h2 id="failures-heading">${data.failures.length} failure${data.failures.length === 1 ? '' : 's'}</h2>
+${items.join('\n')}</section>`;
+}
+
+function renderDivergence(divergence: NonNullable<ReportData['failures'][number]['divergence']>): string {
+  return `<dl class="divergence" aria-label="First divergence">
+<dt>first divergence at</dt><dd>${escapeHtml(divergence.path)}</dd>
+<dt>recorded</dt><dd class="recorded">${escapeHtml(divergence.recorded)}</dd>
+<dt>live</dt><dd class="live">${escapeHtml(divergence.live)}</dd>
+</dl>`;
+}
+
+function renderTicks(span: number): string {
+  const step = tickStep(span);
+  const ticks: string[] = [];
+  for (let t = 0; t <= span + step / 1000; t += step) {
+    ticks.push(`<span class="tick" style="left:${pct(t, span)}%">${escapeHtml(formatMs(t))}</span>`);
+  }
+  return ticks.join('');
+}
+
+/** 1, 2 or 5 times a power of ten, for 4 to 10 ticks. */
+function tickStep(span: number): number {
+  const raw = span / 6;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= raw) ?? 10 * power;
+  return Math.max(step, 1);
+}
+
+interface Placed {
+  readonly html: (top: number) => string;
+  readonly from: number;
+  readonly to: number;
+}
+
+function renderLane(session: ReportSession, data: ReportData, span: number): string {
+  const model = session.modelCalls.map((call) => placed(call.start, call.end, span, (top) => modelBar(call, session, span, top)));
+  const others = [
+    ...session.toolCalls.map((tool) => placed(tool.start, tool.end, span, (top) => toolBar(tool, session, data, span, top))),
+    ...session.tasks.map((task) => placed(task.start, task.end, span, (top) => taskBar(task, data, span, top))),
+  ].sort((a, b) => a.from - b.from);
+  const rows = packRows(others);
+  const height = (1 + rows.length) * ROW_PX;
+  const bars = [
+    ...model.map((bar) => bar.html(3)),
+    ...rows.flatMap((row, index) => row.map((bar) => bar.html(3 + (index + 1) * ROW_PX))),
+  ];
+  const marks = session.marks.map(
+    (mark) =>
+      `<span class="mark ${mark.kind}" style="left:${pct(mark.time, span)}%" title="${escapeHtml(mark.label)}"><span>${mark.kind === 'cancel' ? '⊘ cancelled' : '✕ error'}</span></span>`,
+  );
+  const badges = [
+    session.outOfProcess ? '<span class="badge oop">out-of-process (ACP)</span>' : '',
+    session.seedLength > 0 ? `<span class="badge">fork: ${session.seedLength} inherited events</span>` : '',
+    `<span class="badge${session.outcome === 'completed' || session.outcome === 'none' ? '' : ' bad'}">${escapeHtml(outcomeLabel(session.outcome))}</span>`,
+  ].join('');
+  const tree = session.depth === 0 ? '' : `<span class="tree" aria-hidden="true">${'  '.repeat(session.depth - 1)}└ </span>`;
+  const parent = data.sessions.find((candidate) => candidate.id === session.parent);
+  const describedParent = parent === undefined ? '' : `, child of ${parent.lineage}`;
+  return `<div class="row lane" data-lane-id="${session.id}" data-depth="${session.depth}">
+<div class="lane-label" id="lane-${session.id}" tabindex="-1" style="padding-left:${8 + session.depth * 16}px" aria-label="${escapeHtml(`session ${session.lineage}${describedParent}`)}">${tree}<span class="lineage">${escapeHtml(session.lineage)}</span><br>${badges}</div>
+<div class="track" style="height:${height}px">${gridlines(span)}${bars.join('')}${marks.join('')}</div>
+</div>`;
+}
+
+function gridlines(span: number): string {
+  const step = tickStep(span);
+  const lines: string[] = [];
+  for (let t = step; t < span; t += step) lines.push(`<span class="gridline" style="left:${pct(t, span)}%" aria-hidden="true"></span>`);
+  return lines.join('');
+}
+
+function modelBar(call: ReportModelCall, session: ReportSession, span: number, top: number): string {
+  const status = call.failed ? 'is-failed' : call.finish === 'error' ? 'is-error' : call.finish === 'aborted' ? 'is-cancel' : '';
+  const prefix = call.failed ? 'FAILED ' : call.finish === 'error' ? '✕ ' : call.finish === 'aborted' ? '⊘ ' : '';
+  const phases = call.phases
+    .filter((phase) => phase.kind !== 'wait' && phase.to > phase.from)
+    .map((phase) => `<span class="phase phase-${phase.kind}" style="left:${(phase.from * 100).toFixed(2)}%;width:${((phase.to - phase.from) * 100).toFixed(2)}%"></span>`)
+    .join('');
+  const label = `${prefix}model call ${call.call}`;
+  const aria = `${label} of ${session.lineage}, turn ${call.turn} step ${call.step}, ${formatMs(call.end - call.start)}, finish ${call.finish ?? 'none'}`;
+  return barButton(call.id, `bar-model ${status}`, call.start, call.end, span, top, aria, `${phases}<span class="label">${escapeHtml(label)}</span>`);
+}
+
+function toolBar(tool: ReportToolCall, session: ReportSession, data: ReportData, span: number, top: number): string {
+  const child = data.sessions.find((candidate) => candidate.id === tool.child);
+  const status = tool.output === null ? 'is-cancel' : tool.isError ? 'is-error' : '';
+  const prefix = tool.output === null ? '⊘ ' : tool.isError ? '✕ ' : '';
+  const label = `${prefix}${tool.name}${child === undefined ? '' : ` → ${child.lineage}`}${tool.background ? ' (background)' : ''}`;
+  const aria = `tool call ${label} in ${session.lineage}, ${formatMs(tool.end - tool.start)}${tool.isError ? ', error' : ''}`;
+  return barButton(tool.id, `bar-tool ${status}`, tool.start, tool.end, span, top, aria, `<span class="label">${escapeHtml(label)}</span>`);
+}
+
+function taskBar(task: ReportTask, data: ReportData, span: number, top: number): string {
+  const child = data.sessions.find((candidate) => candidate.id === task.child);
+  const status = task.outcome === 'failed' ? 'is-error' : task.outcome === 'killed' ? 'is-cancel' : '';
+  const label = `task ${task.taskId} (${task.outcome})${child === undefined ? '' : ` → ${child.lineage}`}`;
+  return barButton(task.id, `bar-task ${status}`, task.start, task.end, span, top, `background ${label}, ${formatMs(task.end - task.start)}`, `<span class="label">${escapeHtml(label)}</span>`);
+}
+
+function barButton(id: string, classes: string, start: number, end: number, span: number, top: number, aria: string, inner: string): string {
+  return `<button type="button" class="bar ${classes.trim()}" data-bar="${escapeHtml(id)}" aria-controls="details" aria-label="${escapeHtml(aria)}" title="${escapeHtml(aria)}" style="left:${pct(start, span)}%;width:${pct(end - start, span)}%;top:${top}px">${inner}</button>`;
+}
+
+function placed(start: number, end: number, span: number, html: (top: number) => string): Placed {
+  return { html, from: start / span, to: Math.max(end / span, start / span + MIN_SHARE) };
+}
+
+/** Greedy interval packing: each bar goes to the first row where it overlaps nothing. */
+function packRows(bars: readonly Placed[]): Placed[][] {
+  const rows: Placed[][] = [];
+  for (const bar of bars) {
+    const row = rows.find((candidate) => (candidate.at(-1)?.to ?? 0) <= bar.from);
+    if (row) row.push(bar);
+    else rows.push([bar]);
+  }
+  return rows;
+}
+
+function outcomeLabel(outcome: ReportSession['outcome']): string {
+  if (outcome === 'open') return 'turn left open';
+  if (outcome === 'none') return 'no turn';
+  return outcome === 'completed' ? 'completed' : `${outcome === 'aborted' ? '⊘' : '✕'} ${outcome}`;
+}
+
+function pct(value: number, span: number): string {
+  return ((Math.max(0, value) / span) * 100).toFixed(3);
+}

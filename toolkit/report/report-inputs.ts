@@ -1,0 +1,63 @@
+import { basename, join } from 'node:path';
+import type { SessionLog } from '../../harness/session/types.js';
+import { loadCassette } from '../cassette/load-cassette.js';
+import { normalizeSessions } from '../harvest/normalize.js';
+import { readTranscripts } from '../harvest/transcript.js';
+import { TRANSCRIPTS_DIR } from '../harvest/transcript-files.js';
+import type { RunEvidence, ScenarioReport } from '../scenarios/run-scenario.js';
+import type { ReportInput } from './build-report-data.js';
+import { withRecordedTimes } from './recorded-clock.js';
+
+/** One scenario run and what it left behind (absent when the run failed before its sessions could be harvested). */
+export interface ScenarioRun {
+  readonly report: ScenarioReport;
+  readonly evidence?: RunEvidence;
+}
+
+/**
+ * A run on its own clock. Strings are normalised as the transcripts are (the run's temporary
+ * folders and session ids become placeholders), times are kept.
+ */
+export function runReportInput({ report, evidence }: ScenarioRun): ReportInput {
+  const raw = evidence?.sessions ?? [];
+  const normalized = normalizeSessions(raw, evidence?.places ?? {});
+  const sessions: SessionLog[] = normalized.map((session, index) => {
+    const original = raw[index] as SessionLog;
+    return {
+      header: { ...session.header, createdAt: original.header.createdAt },
+      events: session.events.map((event, position) => ({ ...event, time: (original.events[position] as SessionLog['events'][number]).time })),
+    };
+  });
+  return {
+    name: report.name,
+    kind: report.mode,
+    passed: report.passed,
+    durationMs: report.durationMs,
+    source: report.source,
+    timing: 'run',
+    sessions,
+    ...(evidence?.cassette === undefined ? {} : { cassette: evidence.cassette }),
+    modelCalls: report.modelCalls,
+    failures: report.failures,
+  };
+}
+
+/** A recording drawn without running it: its transcripts laid on its recorded timing. */
+export async function recordingReportInput(dir: string, options: { readonly recordHint?: string } = {}): Promise<ReportInput> {
+  const cassette = await loadCassette(dir, options.recordHint === undefined ? {} : { recordHint: options.recordHint });
+  const transcripts = await readTranscripts(join(dir, TRANSCRIPTS_DIR));
+  const modelCalls = Object.values(cassette.calls).reduce((sum, calls) => sum + calls.length, 0);
+  const { provenance } = cassette;
+  return {
+    name: basename(dir),
+    kind: 'recording',
+    passed: null,
+    durationMs: null,
+    source: `${provenance.source === 'authored' ? 'authored script' : 'recorded'}${provenance.host ? ` from ${provenance.host}` : ''}${provenance.model ? ` (${provenance.model})` : ''} at ${provenance.recordedAt}`,
+    timing: 'recorded',
+    sessions: withRecordedTimes(transcripts, cassette),
+    cassette,
+    modelCalls,
+    failures: [],
+  };
+}

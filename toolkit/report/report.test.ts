@@ -1,0 +1,199 @@
+import { access, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
+import { loadCassette } from '../cassette/load-cassette.js';
+import type { CliIo } from '../cli/io.js';
+import { main } from '../cli/main.js';
+import { readTranscripts } from '../harvest/transcript.js';
+import { listScenarios } from '../scenarios/load-scenarios.js';
+import { embedJson } from './html.js';
+import { readCallStream } from './call-stream.js';
+import { checkReportData, checkReportIndex } from './report-schema.js';
+import { embeddedData, readReportPage } from './testing/read-report-page.js';
+import { tamperedSpawnOne } from './testing/tampered-recording.js';
+import type { ReportData, ReportIndexData, ReportSession } from './types.js';
+
+const REPO = process.cwd();
+
+function memoryIo(env: NodeJS.ProcessEnv = {}): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env, cwd: REPO, color: false, out: () => out, err: () => err };
+}
+
+async function page(dir: string, name: string): Promise<ReportData> {
+  const { data } = await readReportPage<unknown>(join(dir, `${name}.html`));
+  const checked = checkReportData(data);
+  if (!checked.ok) throw new Error(`${name}.html: ${checked.problem}`);
+  return checked.value;
+}
+
+function lane(data: ReportData, lineage: string): ReportSession {
+  const found = data.sessions.find((session) => session.lineage === lineage);
+  if (!found) throw new Error(`no lane ${lineage} in ${data.sessions.map((s) => s.lineage).join(', ')}`);
+  return found;
+}
+
+let temp: string;
+beforeAll(async () => {
+  temp = await makeTempDir('report-');
+});
+afterAll(async () => {
+  await removeTempDir(temp);
+});
+
+describe('nestcast run --report', () => {
+  it('writes a page per scenario whose embedded data matches the schema and the sessions the run harvested', async () => {
+    const dir = join(temp, 'run');
+    const io = memoryIo({ NO_COLOR: '1' });
+    expect(await main(['run', 'mixed', 'parallel', 'acp-child', 'background', '--report', dir], io)).toBe(0);
+    expect(io.out()).toContain(`report: ${join(dir, 'index.html')}`);
+    expect((await readdir(dir)).sort()).toEqual(['acp-child.html', 'background.html', 'index.html', 'mixed.html', 'parallel.html']);
+
+    const index = embeddedData<ReportIndexData>((await readReportPage(join(dir, 'index.html'))).html);
+    expect(checkReportIndex(index).ok).toBe(true);
+    expect(index.scenarios.map((s) => [s.name, s.file, s.passed, s.sessions])).toEqual([
+      ['mixed', 'mixed.html', true, 3],
+      ['parallel', 'parallel.html', true, 3],
+      ['acp-child', 'acp-child.html', true, 2],
+      ['background', 'background.html', true, 2],
+    ]);
+
+    for (const name of ['mixed', 'parallel', 'acp-child', 'background']) {
+      const data = await page(dir, name);
+      const transcripts = await readTranscripts(join(REPO, 'recordings', name, 'transcripts'));
+      const cassette = await loadCassette(join(REPO, 'recordings', name));
+      expect(data.scenario).toMatchObject({ name, kind: 'replay', passed: true, timing: 'run' });
+      expect(data.sessions.map((s) => s.lineage)).toEqual(transcripts.map((t) => t.header.lineage));
+      for (const session of data.sessions) {
+        // One bar per recorded model call, numbered as the cassette numbers them.
+        expect(session.modelCalls.map((call) => call.call), `${name} ${session.lineage}`).toEqual((cassette.calls[session.lineage] ?? []).map((_, i) => i + 1));
+        const transcript = transcripts.find((t) => t.header.lineage === session.lineage);
+        expect(session.toolCalls.map((tool) => tool.callId)).toEqual(transcript?.events.flatMap((e) => (e.type === 'tool/call' && e.seq >= (transcript.header.seedLength ?? 0) ? [e.data.id] : [])));
+        expect(session.start).toBeLessThanOrEqual(session.end);
+        expect(session.end).toBeLessThanOrEqual(data.span);
+        if (session.parent !== null) {
+          const parent = data.sessions.find((s) => s.id === session.parent);
+          expect(session.lineage).toBe(`${parent?.lineage}/${session.spawnedBy}`);
+          // The tool call that started the child links to its lane.
+          expect(parent?.toolCalls.find((tool) => tool.callId === session.spawnedBy)?.child).toBe(session.id);
+        }
+      }
+    }
+
+    expect(lane(await page(dir, 'acp-child'), 'main/call_prime')).toMatchObject({ outOfProcess: true, depth: 1, parent: 's1' });
+    expect(lane(await page(dir, 'mixed'), 'main/call_fruits').outOfProcess).toBe(false);
+    expect(lane(await page(dir, 'mixed'), 'main/call_pick').seedLength).toBeGreaterThan(0);
+    const parallel = await page(dir, 'parallel');
+    const reasoning = lane(parallel, 'main/call_iceland').modelCalls[0];
+    expect(reasoning?.reasoning).toBe('Recent estimates are a little under 400 thousand.');
+    expect(reasoning?.text).toBe('About 390,000 people.');
+    expect(reasoning?.phases.map((phase) => phase.kind)).toEqual(expect.arrayContaining(['reasoning', 'text']));
+    expect(reasoning?.request).toMatch(/^deepseek-v4-flash · 2 messages/);
+
+    const background = lane(await page(dir, 'background'), 'main');
+    expect(background.tasks).toEqual([expect.objectContaining({ taskId: 'subagent-1', callId: 'call_peak', child: 's2', outcome: 'completed' })]);
+    expect(background.toolCalls.find((tool) => tool.callId === 'call_peak')?.background).toBe(true);
+  });
+
+  it('highlights the call a tampered replay failed on, with the first divergence recorded vs live', async () => {
+    const recordings = join(temp, 'tampered-recordings');
+    await tamperedSpawnOne(REPO, recordings);
+    const dir = join(temp, 'tampered');
+    const io = memoryIo({ NO_COLOR: '1' });
+
+    expect(await main(['run', 'spawn-one', '--recordings', recordings, '--report', dir], io)).toBe(1);
+
+    const { html } = await readReportPage(join(dir, 'spawn-one.html'));
+    const data = await page(dir, 'spawn-one');
+    expect(data.scenario.passed).toBe(false);
+    const failed = data.sessions.flatMap((session) => session.modelCalls.filter((call) => call.failed).map((call) => [session.lineage, call.call]));
+    expect(failed).toEqual([['main', 2]]);
+    expect(data.failures[0]).toMatchObject({
+      code: 'REQUEST_MISMATCH',
+      lineage: 'main',
+      call: 2,
+      divergence: { path: 'messages[3].content', recorded: '"Canberra"', live: '"Sydney"' },
+    });
+    expect(html).toContain('<dd class="recorded">&#34;Canberra&#34;</dd>');
+    expect(html).toMatch(/class="bar bar-model is-failed" data-bar="s1\.m2"/);
+    const index = embeddedData<ReportIndexData>((await readReportPage(join(dir, 'index.html'))).html);
+    expect(index.scenarios).toEqual([expect.objectContaining({ name: 'spawn-one', passed: false, firstFailure: 'REQUEST_MISMATCH' })]);
+  });
+
+  it('refuses to write a report that holds the value of a key-like variable, and writes nothing', async () => {
+    const dir = join(temp, 'secret');
+    const io = memoryIo({ NO_COLOR: '1', PEAK_TOKEN: 'Kilimanjaro' });
+
+    expect(await main(['run', 'background', '--report', dir], io)).toBe(1);
+
+    expect(io.err()).toContain('SECRET_IN_REPORT: Refusing to write the report');
+    expect(io.err()).toContain('the value of PEAK_TOKEN appears verbatim in background.html');
+    await expect(access(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('nestcast show', () => {
+  it('draws every recording on its recorded timing without running it, under 2 MB for all of them', async () => {
+    const dir = join(temp, 'show');
+    const names = await listScenarios('scenarios');
+    expect(names.length).toBeGreaterThanOrEqual(16);
+    for (const name of names) {
+      const io = memoryIo();
+      expect(await main(['show', name, '--report', dir], io), io.err()).toBe(0);
+      expect(io.out()).toBe(`${join(dir, `${name}.html`)}\n`);
+      const data = await page(dir, name);
+      const cassette = await loadCassette(join(REPO, 'recordings', name));
+      const transcripts = await readTranscripts(join(REPO, 'recordings', name, 'transcripts'));
+      expect(data.scenario).toMatchObject({ kind: 'recording', passed: null, timing: 'recorded' });
+      expect(data.sessions.map((s) => s.lineage)).toEqual(transcripts.map((t) => t.header.lineage));
+      expect(data.sessions.reduce((sum, s) => sum + s.modelCalls.length, 0)).toBe(data.scenario.modelCalls);
+      // Each model call lasts exactly as long as its recorded stream.
+      for (const session of data.sessions) {
+        session.modelCalls.forEach((call) => {
+          const recorded = cassette.calls[session.lineage]?.[call.call - 1];
+          expect(recorded, `${name} ${session.lineage} call ${call.call}`).toBeDefined();
+          if (recorded && call.finish !== 'aborted') expect(call.end - call.start).toBe(readCallStream(recorded).duration);
+        });
+      }
+    }
+    const sizes = await Promise.all((await readdir(dir)).map(async (file) => (await stat(join(dir, file))).size));
+    expect(sizes.length).toBe(names.length + 1);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(2 * 1024 * 1024);
+
+    // A foreground child runs inside its tool call; a background one past it, until task_output collects it.
+    const nested = await page(dir, 'spawn-one');
+    const child = lane(nested, 'main/call_capital');
+    const starter = lane(nested, 'main').toolCalls.find((tool) => tool.callId === 'call_capital');
+    expect(starter?.start).toBe(child.start);
+    expect(starter?.end).toBe(child.end);
+    const background = await page(dir, 'background');
+    const task = lane(background, 'main').tasks[0];
+    const collect = lane(background, 'main').toolCalls.find((tool) => tool.name === 'task_output');
+    expect(task?.end).toBe(lane(background, 'main/call_peak').end);
+    expect(collect?.end).toBe(task?.end);
+    expect(lane(background, 'main').toolCalls.find((tool) => tool.callId === 'call_peak')?.end).toBe(task?.start);
+  });
+
+  it('tells its user how to record a recording that does not exist', async () => {
+    const io = memoryIo();
+    expect(await main(['show', 'nothing-here', '--recordings', temp, '--report', join(temp, 'none')], io)).toBe(1);
+    expect(io.err()).toContain('CASSETTE_NOT_FOUND');
+    expect(io.err()).toContain('nestcast record nothing-here');
+  });
+});
+
+describe('the embedded data', () => {
+  it('reads back unchanged from the page whatever the strings hold, and never closes its script element', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom('</script>', '<!--', '\u2028', '</SCRIPT', ']]>'))), (strings) => {
+        const html = `<script type="application/json" id="nestcast-report">${embedJson({ strings })}</script>`;
+        expect(html.toLowerCase().indexOf('</script')).toBe(html.length - '</script>'.length);
+        expect(embeddedData<{ strings: string[] }>(html).strings).toEqual(strings);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

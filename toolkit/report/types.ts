@@ -1,0 +1,177 @@
+import type { StepFinish, TurnEndReason, Usage } from '../../harness/session/types.js';
+
+/**
+ * The data embedded in each report page (`<script type="application/json" id="nestcast-report">`),
+ * a view of what the toolkit already has: the harvested session logs (or a recording's
+ * transcripts), the model calls of the cassette, and the run's failures. Validated by
+ * `reportDataSchema` before it is written; docs/report.md documents every field.
+ */
+export const REPORT_FORMAT = 'nestcast-report';
+export const REPORT_VERSION = 1;
+
+/** Where the time axis comes from: the run's own clock, or the recording's per-event delays. */
+export type ReportTiming = 'run' | 'recorded';
+
+/** `replay`/`record`: a run; `recording`: `nestcast show`, drawn from a recording without running it. */
+export type ReportKind = 'replay' | 'record' | 'recording';
+
+export interface ReportData {
+  readonly format: typeof REPORT_FORMAT;
+  readonly version: typeof REPORT_VERSION;
+  readonly scenario: ReportScenario;
+  /** Milliseconds from the first session's start to the last event: the length of the time axis. */
+  readonly span: number;
+  readonly failures: readonly ReportFailure[];
+  /** Lanes, in lineage order: main first, each parent followed by its children. */
+  readonly sessions: readonly ReportSession[];
+}
+
+export interface ReportScenario {
+  readonly name: string;
+  readonly kind: ReportKind;
+  /** `null` for a recording that was not run. */
+  readonly passed: boolean | null;
+  /** Wall time of the run; `null` for a recording. */
+  readonly durationMs: number | null;
+  /** Where the model calls came from, e.g. `recording at recordings/mixed`. */
+  readonly source: string;
+  readonly timing: ReportTiming;
+  readonly modelCalls: number;
+}
+
+export interface ReportFailure {
+  readonly code: string;
+  readonly message: string;
+  /** The model call the failure is about, when it is about one. */
+  readonly lineage?: string;
+  readonly call?: number;
+  readonly divergence?: ReportDivergence;
+}
+
+/** The first place the live request differs from the recorded one; values as JSON text. */
+export interface ReportDivergence {
+  readonly path: string;
+  /** JSON text, or `(absent)`. */
+  readonly recorded: string;
+  readonly live: string;
+}
+
+export interface ReportSession {
+  /** Lane id, `s1`, `s2`… in lane order. */
+  readonly id: string;
+  readonly lineage: string;
+  /** Lane id of the parent session; `null` for a root. */
+  readonly parent: string | null;
+  /** Id of the parent's tool call that started it (`c<N>` when none did). */
+  readonly spawnedBy: string | null;
+  /** Nesting in the report: 0 for a root. */
+  readonly depth: number;
+  /** Started as another process (an ACP child): its log names a parent lineage but no parent session. */
+  readonly outOfProcess: boolean;
+  /** Inherited events from a seed (a fork child); they are not drawn. */
+  readonly seedLength: number;
+  readonly start: number;
+  readonly end: number;
+  /** How its last turn ended; `open` if a turn never closed. */
+  readonly outcome: TurnEndReason | 'open' | 'none';
+  readonly modelCalls: readonly ReportModelCall[];
+  readonly toolCalls: readonly ReportToolCall[];
+  readonly tasks: readonly ReportTask[];
+  readonly marks: readonly ReportMark[];
+}
+
+export type PhaseKind = 'wait' | 'reasoning' | 'text' | 'tool-call';
+
+/**
+ * A stretch of a model call's recorded stream, by what arrived in it, as fractions (0..1) of the
+ * stream: drawn inside the call's bar whatever the axis, so an instant replay shows them too.
+ */
+export interface ReportPhase {
+  readonly kind: PhaseKind;
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface ReportModelCall {
+  /** Bar id, unique in the page: `s1.m2`. */
+  readonly id: string;
+  /** 1-based per lineage: the cassette's call number. */
+  readonly call: number;
+  readonly turn: number;
+  readonly step: number;
+  readonly start: number;
+  readonly end: number;
+  readonly phases: readonly ReportPhase[];
+  readonly finish: StepFinish | null;
+  /** The cassette's one-line request summary; `null` when the cassette has no request for it. */
+  readonly request: string | null;
+  readonly text: string;
+  readonly reasoning: string;
+  readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+  readonly usage: Usage | null;
+  /** Why the call failed: the recorded error, or the turn's diagnostic. */
+  readonly error: string | null;
+  /** The call a replay failure is about: highlighted, with its divergence. */
+  readonly failed: boolean;
+}
+
+export interface ReportToolCall {
+  /** Bar id: `s1.t3`. */
+  readonly id: string;
+  readonly callId: string;
+  readonly name: string;
+  readonly turn: number;
+  readonly step: number;
+  readonly start: number;
+  readonly end: number;
+  /** JSON text of the arguments. */
+  readonly args: string;
+  /** `null` if it was never answered. */
+  readonly output: string | null;
+  readonly isError: boolean;
+  /** Lane id of the session it started. */
+  readonly child: string | null;
+  /** Returned at once with a task id; the child's work is the task bar. */
+  readonly background: boolean;
+}
+
+/** A background subagent, visible from its start until it settles. */
+export interface ReportTask {
+  /** Bar id: `s1.k1`. */
+  readonly id: string;
+  /** The harness task id, e.g. `subagent-1`. */
+  readonly taskId: string;
+  readonly callId: string;
+  readonly child: string | null;
+  readonly start: number;
+  readonly end: number;
+  readonly outcome: 'completed' | 'killed' | 'failed' | 'running';
+}
+
+/** A cancel or an error, at the moment it ended a turn. */
+export interface ReportMark {
+  readonly kind: 'cancel' | 'error';
+  readonly time: number;
+  readonly label: string;
+}
+
+/** The index page's data: one row per scenario page. */
+export interface ReportIndexData {
+  readonly format: typeof REPORT_FORMAT;
+  readonly version: typeof REPORT_VERSION;
+  readonly scenarios: readonly ReportIndexEntry[];
+}
+
+export interface ReportIndexEntry {
+  readonly name: string;
+  /** The page, relative to the index. */
+  readonly file: string;
+  readonly kind: ReportKind;
+  readonly passed: boolean | null;
+  readonly durationMs: number | null;
+  readonly sessions: number;
+  readonly modelCalls: number;
+  readonly failures: number;
+  /** Code of the first failure, if any. */
+  readonly firstFailure: string | null;
+}

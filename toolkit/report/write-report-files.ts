@@ -1,0 +1,64 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../../harness/atomic-write.js';
+import { findSecret, type Secret } from '../cassette/find-secret.js';
+import { ReportError } from './report-error.js';
+
+/** One file of a report, by name inside the report folder. */
+export interface ReportFile {
+  readonly name: string;
+  readonly text: string;
+  /** The page's data as plain JSON, scanned too: the page escapes `<`, `&` and quotes, which could hide a secret holding them. */
+  readonly data?: string;
+}
+
+export interface WriteReportOptions {
+  /** Values that must never be written, besides the key-like variables of `env`. */
+  readonly secrets?: readonly Secret[];
+  /** Its `*_API_KEY`, `*_TOKEN` and `*_SECRET` values are known secrets. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const KEY_LIKE = /(?:_API_KEY|_TOKEN|_SECRET)$/;
+/** Shorter values (a flag set to `1`) would match everywhere and say nothing. */
+const MIN_SECRET_CHARS = 8;
+
+/**
+ * The one place a report reaches the disk. Every file is scanned for every known secret before
+ * the first byte is written; if one is found nothing is written. Each file then appears whole
+ * (temp file, then rename), so a reader never opens half a page.
+ */
+export async function writeReportFiles(dir: string, files: readonly ReportFile[], options: WriteReportOptions = {}): Promise<string[]> {
+  const hit = findSecret(
+    files.flatMap((file) => [{ where: file.name, text: file.text }, ...(file.data === undefined ? [] : [{ where: `${file.name} (its data)`, text: file.data }])]),
+    knownSecrets(options),
+  );
+  if (hit) {
+    throw new ReportError(
+      'SECRET_IN_REPORT',
+      `Refusing to write the report to ${dir}: ${hit.secret} appears verbatim in ${hit.where}. Nothing was written. ` +
+        'A prompt, a tool result or a recorded answer holds a credential; remove it from the scenario or the recording.',
+    );
+  }
+  try {
+    await mkdir(dir, { recursive: true });
+    const paths: string[] = [];
+    for (const file of files) {
+      const path = join(dir, file.name);
+      await writeFileAtomically(path, file.text, { replace: true });
+      paths.push(path);
+    }
+    return paths;
+  } catch (error) {
+    throw new ReportError('REPORT_NOT_WRITTEN', `Could not write the report to ${dir}: ${(error as Error).message}. Give --report a folder you can write to.`, {
+      cause: error,
+    });
+  }
+}
+
+function knownSecrets(options: WriteReportOptions): Secret[] {
+  const fromEnv = Object.entries(options.env ?? {}).flatMap(([name, value]) =>
+    KEY_LIKE.test(name) && value !== undefined && value.length >= MIN_SECRET_CHARS ? [{ value, label: `the value of ${name}` }] : [],
+  );
+  return [...(options.secrets ?? []), ...fromEnv];
+}
