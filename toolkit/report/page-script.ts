@@ -116,7 +116,7 @@ export const PAGE_SCRIPT = `(function () {
     ];
   }
 
-  function open(id, focus) {
+  function open(id, reveal) {
     var entry = items.get(id);
     if (!entry) return;
     var parts = entry.kind === 'model' ? modelDetails(entry) : entry.kind === 'tool' ? toolDetails(entry) : taskDetails(entry);
@@ -125,7 +125,8 @@ export const PAGE_SCRIPT = `(function () {
     document.querySelectorAll('.bar.selected').forEach(function (bar) { bar.classList.remove('selected'); bar.removeAttribute('aria-current'); });
     var bar = document.querySelector('.bar[data-bar="' + id + '"]');
     if (bar) { bar.classList.add('selected'); bar.setAttribute('aria-current', 'true'); }
-    if (focus) { panel.focus({ preventScroll: true }); panel.scrollIntoView({ block: 'nearest' }); }
+    // Focus stays on the bar, so Tab goes on to the next one; the panel is a live region, read out as it changes.
+    if (reveal) panel.scrollIntoView({ block: 'nearest' });
   }
   function goLane(laneId) {
     var label = document.getElementById('lane-' + laneId);

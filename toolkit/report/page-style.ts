@@ -54,7 +54,7 @@ a { color: var(--model-ink); }
 .bar-task { background: var(--task) repeating-linear-gradient(0deg, transparent 0 3px, rgba(0,0,0,.18) 3px 4px); border: 2px dashed var(--task-ink); line-height: 16px; }
 .is-error { border: 3px double var(--bad); line-height: 14px; }
 .is-cancel { border: 2px dotted var(--ink); line-height: 16px; }
-.is-failed { border: 3px solid var(--bad); line-height: 14px; background-image: repeating-linear-gradient(45deg, var(--bad-bg) 0 4px, transparent 4px 8px), repeating-linear-gradient(-45deg, var(--bad-bg) 0 4px, transparent 4px 8px); }
+.is-failed { min-width: 64px; font-weight: 700; border: 3px solid var(--bad); line-height: 14px; background-image: repeating-linear-gradient(45deg, var(--bad-bg) 0 4px, transparent 4px 8px), repeating-linear-gradient(-45deg, var(--bad-bg) 0 4px, transparent 4px 8px); }
 .phase { position: absolute; top: 0; bottom: 0; pointer-events: none; }
 .phase-reasoning { background: repeating-linear-gradient(45deg, rgba(11,74,158,.45) 0 3px, transparent 3px 6px); }
 .phase-text { background: rgba(11,74,158,.35); }
@@ -63,6 +63,7 @@ a { color: var(--model-ink); }
 .mark { position: absolute; top: -2px; bottom: -2px; width: 0; border-left: 2px solid var(--bad); pointer-events: none; }
 .mark span { position: absolute; top: -1px; left: 2px; font: 700 11px/1 system-ui, sans-serif; color: var(--bad); background: var(--bg); padding: 1px 2px; border: 1px solid var(--bad); border-radius: 2px; white-space: nowrap; }
 .mark.cancel { border-left-style: dashed; }
+.mark.at-end span { left: auto; right: 2px; }
 .details { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; margin: 14px 0; min-height: 4em; }
 .details:focus { outline: 3px solid var(--focus); }
 .details dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 6px 0; }

@@ -6,6 +6,8 @@ import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportTool
 const ROW_PX = 26;
 /** Bars narrower than this share of the axis are drawn this wide, so they are packed as if they were. */
 const MIN_SHARE = 0.012;
+/** Past this share of the axis, bars and mark labels extend to the left. */
+const END_ZONE = 0.85;
 
 /**
  * One scenario as a page: lanes and bars drawn here (readable with scripts off), the data
@@ -128,7 +130,7 @@ function renderLane(session: ReportSession, data: ReportData, span: number): str
   ];
   const marks = session.marks.map(
     (mark) =>
-      `<span class="mark ${mark.kind}" style="left:${pct(mark.time, span)}%" title="${escapeHtml(mark.label)}"><span>${mark.kind === 'cancel' ? '⊘ cancelled' : '✕ error'}</span></span>`,
+      `<span class="mark ${mark.kind}${mark.time / span > END_ZONE ? ' at-end' : ''}" style="left:${pct(mark.time, span)}%" title="${escapeHtml(mark.label)}"><span>${mark.kind === 'cancel' ? '⊘ cancelled' : '✕ error'}</span></span>`,
   );
   const badges = [
     session.outOfProcess ? '<span class="badge oop">out-of-process (ACP)</span>' : '',
@@ -180,7 +182,9 @@ function taskBar(task: ReportTask, data: ReportData, span: number, top: number):
 }
 
 function barButton(id: string, classes: string, start: number, end: number, span: number, top: number, aria: string, inner: string): string {
-  return `<button type="button" class="bar ${classes.trim()}" data-bar="${escapeHtml(id)}" aria-controls="details" aria-label="${escapeHtml(aria)}" title="${escapeHtml(aria)}" style="left:${pct(start, span)}%;width:${pct(end - start, span)}%;top:${top}px">${inner}</button>`;
+  // Near the end of the axis a bar is anchored by its right edge, so its minimum width grows leftwards, inside the track.
+  const where = start / span > END_ZONE ? `right:${pct(span - end, span)}%` : `left:${pct(start, span)}%`;
+  return `<button type="button" class="bar ${classes.trim()}" data-bar="${escapeHtml(id)}" aria-controls="details" aria-label="${escapeHtml(aria)}" title="${escapeHtml(aria)}" style="${where};width:${pct(end - start, span)}%;top:${top}px">${inner}</button>`;
 }
 
 function placed(start: number, end: number, span: number, html: (top: number) => string): Placed {
