@@ -125,7 +125,7 @@ describe('a report page in Chromium', () => {
     const { page } = watched;
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.locator('.bar-model').last().click();
+    await page.locator('.track .bar-model').last().click();
     await expect.poll(() => page.locator('#details h2').textContent()).toMatch(/^Model call \d of main/);
     await page.screenshot({ path: join(SCREENS, 'mixed-390x844.png'), fullPage: true });
     expectSelfContained(watched);
@@ -150,6 +150,22 @@ describe('a report page in Chromium', () => {
     await page.getByRole('button', { name: 'show the failing call' }).click();
     await expect.poll(() => page.locator('#details h2').textContent()).toBe('Model call 2 of main');
     await page.screenshot({ path: join(SCREENS, 'tampered-spawn-one-1280x800.png'), fullPage: true });
+    expectSelfContained(watched);
+  });
+
+  it('draws a recording shown without running it on its recorded timing, its background task until it settles', async () => {
+    const dir = join(temp, 'show');
+    expect(await main(['show', 'background', '--report', dir], io())).toBe(0);
+    const watched = await openPage(dir, 'background');
+    const { page } = watched;
+    expect(await page.locator('header .meta').last().textContent()).toContain('time axis: the recording’s timing');
+    const task = page.locator('.track .bar-task');
+    expect(await task.count()).toBe(1);
+    expect(await task.textContent()).toBe('task subagent-1 (completed) → main/call_peak');
+    await task.click();
+    await expect.poll(() => page.locator('#details h2').textContent()).toBe('Background task subagent-1 of main');
+    await page.locator('.track .bar-model').nth(1).click();
+    await page.screenshot({ path: join(SCREENS, 'background-recorded-1280x800.png') });
     expectSelfContained(watched);
   });
 
