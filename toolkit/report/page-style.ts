@@ -34,7 +34,7 @@ a { color: var(--model-ink); }
 .row { display: grid; grid-template-columns: minmax(12rem, 18rem) 1fr; border-top: 1px solid var(--line); }
 .row:first-child { border-top: 0; }
 .axis-row { position: sticky; top: 0; background: var(--bg); z-index: 2; }
-.lane-label { padding: 6px 8px; background: var(--lane); border-right: 1px solid var(--line); overflow-wrap: anywhere; }
+.lane-label { position: sticky; left: 0; z-index: 1; padding: 6px 8px; background: var(--lane); border-right: 1px solid var(--line); overflow-wrap: anywhere; }
 .lane-label:focus { outline: 3px solid var(--focus); outline-offset: -3px; }
 .lane-label .lineage { font: 600 12px/1.3 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .lane-label .tree { color: var(--muted); }
@@ -82,7 +82,7 @@ table.scenarios td.num { text-align: right; font-variant-numeric: tabular-nums; 
   .row { grid-template-columns: 1fr; }
   .lane-label { border-right: 0; border-bottom: 1px solid var(--line); }
   .axis-row .lane-label { display: none; }
-  .timeline-inner { min-width: 520px; }
+  .timeline-inner { min-width: 0; }
 }
 @media (prefers-reduced-motion: reduce) { * { scroll-behavior: auto !important; } }
 `;
