@@ -14,6 +14,9 @@ export * from './model-server/index.js';
 export * from './scenarios/index.js';
 export * from './harvest/index.js';
 
+// Reports people look at: a self-contained HTML timeline of a run or a recording.
+export * from './report/index.js';
+
 // Property testing and the provider lifecycle fuzzer.
 export * from './arbitraries/index.js';
 export * from './fuzz/index.js';
