@@ -87,7 +87,8 @@ export function buildReportData(input: ReportInput): ReportData {
             step: event.data.step,
             start: time,
             end: -1,
-            phases: stream === undefined || stream.duration === 0 ? [] : stream.phases.map((phase) => ({ kind: phase.kind, from: phase.start / stream.duration, to: phase.end / stream.duration })),
+            // A call replay refused never streamed its recording.
+            phases: stream === undefined || stream.duration === 0 || isFailed ? [] : stream.phases.map((phase) => ({ kind: phase.kind, from: phase.start / stream.duration, to: phase.end / stream.duration })),
             finish: null,
             request: cassetteCall?.request ? summarizeRequest(cassetteCall.request) : null,
             text: '',

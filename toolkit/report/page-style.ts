@@ -54,7 +54,7 @@ a { color: var(--model-ink); }
 .bar-task { background: var(--task) repeating-linear-gradient(0deg, transparent 0 3px, rgba(0,0,0,.18) 3px 4px); border: 2px dashed var(--task-ink); line-height: 16px; }
 .is-error { border: 3px double var(--bad); line-height: 14px; }
 .is-cancel { border: 2px dotted var(--ink); line-height: 16px; }
-.is-failed { min-width: 64px; font-weight: 700; border: 3px solid var(--bad); line-height: 14px; background-image: repeating-linear-gradient(45deg, var(--bad-bg) 0 4px, transparent 4px 8px), repeating-linear-gradient(-45deg, var(--bad-bg) 0 4px, transparent 4px 8px); }
+.is-failed { min-width: 104px; font-weight: 700; border: 3px solid var(--bad); line-height: 14px; background-image: repeating-linear-gradient(45deg, var(--bad-bg) 0 4px, transparent 4px 8px), repeating-linear-gradient(-45deg, var(--bad-bg) 0 4px, transparent 4px 8px); }
 .phase { position: absolute; top: 0; bottom: 0; pointer-events: none; }
 .phase-reasoning { background: repeating-linear-gradient(45deg, rgba(11,74,158,.45) 0 3px, transparent 3px 6px); }
 .phase-text { background: rgba(11,74,158,.35); }

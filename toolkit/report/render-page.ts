@@ -155,12 +155,12 @@ function gridlines(span: number): string {
 
 function modelBar(call: ReportModelCall, session: ReportSession, span: number, top: number): string {
   const status = call.failed ? 'is-failed' : call.finish === 'error' ? 'is-error' : call.finish === 'aborted' ? 'is-cancel' : '';
-  const prefix = call.failed ? 'FAILED ' : call.finish === 'error' ? '✕ ' : call.finish === 'aborted' ? '⊘ ' : '';
+  const prefix = call.finish === 'error' ? '✕ ' : call.finish === 'aborted' ? '⊘ ' : '';
   const phases = call.phases
     .filter((phase) => phase.kind !== 'wait' && phase.to > phase.from)
     .map((phase) => `<span class="phase phase-${phase.kind}" style="left:${(phase.from * 100).toFixed(2)}%;width:${((phase.to - phase.from) * 100).toFixed(2)}%"></span>`)
     .join('');
-  const label = `${prefix}model call ${call.call}`;
+  const label = call.failed ? `FAILED: call ${call.call}` : `${prefix}model call ${call.call}`;
   const aria = `${label} of ${session.lineage}, turn ${call.turn} step ${call.step}, ${formatMs(call.end - call.start)}, finish ${call.finish ?? 'none'}`;
   return barButton(call.id, `bar-model ${status}`, call.start, call.end, span, top, aria, `${phases}<span class="label">${escapeHtml(label)}</span>`);
 }

@@ -1,4 +1,4 @@
-import { access, readdir, stat } from 'node:fs/promises';
+import { access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import type { CliIo } from '../cli/io.js';
 import { main } from '../cli/main.js';
 import { readTranscripts } from '../harvest/transcript.js';
 import { listScenarios } from '../scenarios/load-scenarios.js';
+import { buildReportData } from './build-report-data.js';
 import { embedJson } from './html.js';
+import { renderScenarioPage } from './render-page.js';
 import { readCallStream } from './call-stream.js';
 import { checkReportData, checkReportIndex } from './report-schema.js';
 import { embeddedData, readReportPage } from './testing/read-report-page.js';
@@ -118,9 +120,23 @@ describe('nestcast run --report', () => {
       divergence: { path: 'messages[3].content', recorded: '"Canberra"', live: '"Sydney"' },
     });
     expect(html).toContain('<dd class="recorded">&#34;Canberra&#34;</dd>');
-    expect(html).toMatch(/class="bar bar-model is-failed" data-bar="s1\.m2"/);
+    expect(html).toMatch(/class="bar bar-model is-failed" data-bar="s1\.m2"[^>]*><span class="label">FAILED: call 2</);
+    // Replay refused the call, so nothing of its recording streamed: no phases drawn.
+    expect(data.sessions[0]?.modelCalls[1]?.phases).toEqual([]);
     const index = embeddedData<ReportIndexData>((await readReportPage(join(dir, 'index.html'))).html);
     expect(index.scenarios).toEqual([expect.objectContaining({ name: 'spawn-one', passed: false, firstFailure: 'REQUEST_MISMATCH' })]);
+  });
+
+  it('draws a record run too, from the calls it just recorded', async () => {
+    const dir = join(temp, 'record');
+    const io = memoryIo({ NO_COLOR: '1' });
+    expect(await main(['record', 'hello-child', '--recordings', join(temp, 'recorded'), '--report', dir], io)).toBe(0);
+    const data = await page(dir, 'hello-child');
+    expect(data.scenario).toMatchObject({ kind: 'record', passed: true, timing: 'run', modelCalls: 3 });
+    expect(data.sessions.map((s) => [s.lineage, s.modelCalls.length, s.modelCalls.every((call) => call.request !== null)])).toEqual([
+      ['main', 2, true],
+      ['main/call_hello', 1, true],
+    ]);
   });
 
   it('refuses to write a report that holds the value of a key-like variable, and writes nothing', async () => {
@@ -177,6 +193,15 @@ describe('nestcast show', () => {
     expect(lane(background, 'main').toolCalls.find((tool) => tool.callId === 'call_peak')?.end).toBe(task?.start);
   });
 
+  it('fails with REPORT_NOT_WRITTEN when the report folder is a file', async () => {
+    const file = join(temp, 'a-file');
+    await writeFile(file, 'not a folder');
+    const io = memoryIo();
+    expect(await main(['show', 'spawn-one', '--report', file], io)).toBe(1);
+    expect(io.err()).toContain(`REPORT_NOT_WRITTEN: Could not write the report to ${file}`);
+    expect(await readFile(file, 'utf8')).toBe('not a folder');
+  });
+
   it('tells its user how to record a recording that does not exist', async () => {
     const io = memoryIo();
     expect(await main(['show', 'nothing-here', '--recordings', temp, '--report', join(temp, 'none')], io)).toBe(1);
@@ -186,6 +211,23 @@ describe('nestcast show', () => {
 });
 
 describe('the embedded data', () => {
+  it('of a run that left no sessions still shows its failures, on an empty axis', () => {
+    const data = buildReportData({
+      name: 'unscripted',
+      kind: 'replay',
+      passed: false,
+      durationMs: 3,
+      source: 'none',
+      timing: 'run',
+      sessions: [],
+      modelCalls: 0,
+      failures: [{ code: 'CASSETTE_NOT_FOUND', message: 'unscripted: No recording. Record one with: nestcast record unscripted' }],
+    });
+    expect(checkReportData(data)).toMatchObject({ ok: true });
+    expect(data).toMatchObject({ span: 0, sessions: [], failures: [{ code: 'CASSETTE_NOT_FOUND' }] });
+    expect(renderScenarioPage(data)).toContain('Record one with: nestcast record unscripted');
+  });
+
   it('reads back unchanged from the page whatever the strings hold, and never closes its script element', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom('</script>', '<!--', '\u2028', '</SCRIPT', ']]>'))), (strings) => {
