@@ -53,7 +53,7 @@ describe('nestcast', () => {
     expect(NESTCAST_VERSION).toBe(pkg.version);
   });
 
-  it.each(['run', 'record', 'inspect', 'fuzz', 'model-server'])('prints the help of %s on stdout', async (command) => {
+  it.each(['run', 'record', 'inspect', 'show', 'fuzz', 'model-server'])('prints the help of %s on stdout', async (command) => {
     const io = memoryIo();
     expect(await main([command, '--help'], io)).toBe(0);
     expect(io.out()).toContain(`nestcast ${command}`);
