@@ -185,6 +185,11 @@ describe('nestcast show', () => {
     const starter = lane(nested, 'main').toolCalls.find((tool) => tool.callId === 'call_capital');
     expect(starter?.start).toBe(child.start);
     expect(starter?.end).toBe(child.end);
+    // Parallel children start together, when the call that asked for both has streamed.
+    const parallel = await page(dir, 'parallel');
+    const first = lane(parallel, 'main').modelCalls[0];
+    expect([lane(parallel, 'main/call_iceland').start, lane(parallel, 'main/call_malta').start]).toEqual([first?.end, first?.end]);
+    expect(lane(parallel, 'main').modelCalls[1]?.start).toBe(Math.max(lane(parallel, 'main/call_iceland').end, lane(parallel, 'main/call_malta').end));
     const background = await page(dir, 'background');
     const task = lane(background, 'main').tasks[0];
     const collect = lane(background, 'main').toolCalls.find((tool) => tool.name === 'task_output');
