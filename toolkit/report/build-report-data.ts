@@ -1,10 +1,10 @@
-import type { SessionLog } from '../../harness/session/types.js';
+import type { SessionEventMap, SessionLog } from '../../harness/session/types.js';
 import type { Json } from '../canonical/canonical-json.js';
 import type { FailedCall } from '../cassette/cassette-error.js';
 import { summarizeRequest } from '../cassette/request-summary.js';
 import type { Cassette } from '../cassette/types.js';
 import { readCallStream } from './call-stream.js';
-import { laneTree } from './lane-tree.js';
+import { laneTree, type LanePlace } from './lane-tree.js';
 import { BACKGROUND_START } from './recorded-clock.js';
 import {
   REPORT_FORMAT,
@@ -42,171 +42,15 @@ const VALUE_CHARS = 2_000;
 export function buildReportData(input: ReportInput): ReportData {
   const places = laneTree(input.sessions);
   const origin = Math.min(...input.sessions.map((session) => session.header.createdAt));
-  const at = (time: number): number => Math.max(0, time - origin);
-  const failedCall = input.failures.find((failure) => failure.failedCall !== undefined)?.failedCall;
-  const callCounters = new Map<string, number>();
-  const failedMarked = { done: false };
-
-  const lanes: Mutable<ReportSession>[] = input.sessions.map((session, index) => {
-    const place = places[index] as (typeof places)[number];
-    const laneId = `s${index + 1}`;
-    const seed = session.header.seedLength ?? 0;
-    const own = session.events.slice(seed);
-    const modelCalls: ReportModelCall[] = [];
-    const toolCalls: Mutable<ReportToolCall>[] = [];
-    const marks: ReportMark[] = [];
-    const lineage = session.header.lineage;
-    const recorded = input.cassette?.calls[lineage] ?? [];
-    let open: Mutable<ReportModelCall> | undefined;
-    let turnOpen = false;
-    let outcome: ReportSession['outcome'] = 'none';
-    const closeCall = (end: number): void => {
-      if (open === undefined) return;
-      if (open.end < open.start) open.end = Math.max(open.start, end);
-      modelCalls.push(open);
-      open = undefined;
-    };
-    for (const event of own) {
-      const time = at(event.time);
-      switch (event.type) {
-        case 'turn/start':
-          turnOpen = true;
-          break;
-        case 'step/start': {
-          closeCall(time);
-          const call = (callCounters.get(lineage) ?? 0) + 1;
-          callCounters.set(lineage, call);
-          const cassetteCall = recorded[call - 1];
-          const stream = cassetteCall === undefined ? undefined : readCallStream(cassetteCall);
-          const isFailed = !failedMarked.done && failedCall?.lineage === lineage && failedCall.call === call;
-          if (isFailed) failedMarked.done = true;
-          open = {
-            id: `${laneId}.m${modelCalls.length + 1}`,
-            call,
-            turn: event.data.turn,
-            step: event.data.step,
-            start: time,
-            end: -1,
-            // A call replay refused never streamed its recording.
-            phases: stream === undefined || stream.duration === 0 || isFailed ? [] : stream.phases.map((phase) => ({ kind: phase.kind, from: phase.start / stream.duration, to: phase.end / stream.duration })),
-            finish: null,
-            request: cassetteCall?.request ? summarizeRequest(cassetteCall.request) : null,
-            text: '',
-            reasoning: '',
-            toolCalls: [],
-            usage: null,
-            error: stream?.error ?? null,
-            failed: isFailed,
-          };
-          break;
-        }
-        case 'assistant/message':
-          if (open !== undefined) {
-            open.end = time;
-            open.text = cut(event.data.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''));
-            open.reasoning = cut(event.data.content.flatMap((block) => (block.type === 'reasoning' ? [block.text] : [])).join(''));
-            open.toolCalls = event.data.content.flatMap((block) => (block.type === 'tool-call' ? [{ id: block.id, name: block.name, arguments: cut(block.arguments) }] : []));
-          }
-          break;
-        case 'step/end':
-          if (open !== undefined) {
-            open.finish = event.data.finish;
-            open.usage = event.data.usage ?? null;
-            closeCall(time);
-          }
-          break;
-        case 'tool/call':
-          toolCalls.push({
-            id: `${laneId}.t${toolCalls.length + 1}`,
-            callId: event.data.id,
-            name: event.data.name,
-            turn: event.data.turn,
-            step: event.data.step,
-            start: time,
-            end: time,
-            args: cut(JSON.stringify(event.data.args ?? null)),
-            output: null,
-            isError: false,
-            child: null,
-            background: false,
-          });
-          break;
-        case 'tool/result': {
-          const tool = toolCalls.find((candidate) => candidate.callId === event.data.id && candidate.output === null);
-          if (tool !== undefined) {
-            tool.end = time;
-            tool.output = cut(event.data.output);
-            tool.isError = event.data.isError;
-            tool.background = !event.data.isError && BACKGROUND_START.test(event.data.output);
-          }
-          break;
-        }
-        case 'turn/end': {
-          turnOpen = false;
-          outcome = event.data.reason;
-          const error = event.data.error;
-          if (error !== undefined) {
-            const last = modelCalls.at(-1);
-            if (last !== undefined && last.turn === event.data.turn && last.finish === 'error' && last.error === null) {
-              (last as Mutable<ReportModelCall>).error = `${error.code}: ${error.message}`;
-            }
-          }
-          if (event.data.reason === 'aborted' || event.data.reason === 'error') {
-            marks.push({
-              kind: event.data.reason === 'aborted' ? 'cancel' : 'error',
-              time,
-              label: `turn ${event.data.turn} ${event.data.reason}${error ? `: ${error.code} ${error.message}` : ''}`,
-            });
-          }
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    const lastTime = at(own.at(-1)?.time ?? session.header.createdAt);
-    closeCall(lastTime);
-    if (turnOpen) outcome = 'open';
-    for (const tool of toolCalls) if (tool.output === null) tool.end = Math.max(tool.start, lastTime);
-    return {
-      id: laneId,
-      lineage,
-      parent: place.parent === null ? null : `s${place.parent + 1}`,
-      spawnedBy: place.spawnedBy,
-      depth: place.depth,
-      outOfProcess: place.outOfProcess,
-      seedLength: seed,
-      start: at(session.header.createdAt),
-      end: Math.max(at(session.header.createdAt), lastTime),
-      outcome,
-      modelCalls,
-      toolCalls,
-      tasks: [],
-      marks,
-    };
-  });
-
-  // Tool calls to the sessions they started, and background starts to their tasks.
-  for (const lane of lanes) {
-    const tasks: ReportTask[] = [];
-    for (const tool of lane.toolCalls as Mutable<ReportToolCall>[]) {
-      const child = lanes.find((candidate) => candidate.parent === lane.id && candidate.spawnedBy === tool.callId);
-      tool.child = child?.id ?? null;
-      if (!tool.background) continue;
-      const taskId = BACKGROUND_START.exec(tool.output ?? '')?.[1] ?? tool.callId;
-      tasks.push({
-        id: `${lane.id}.k${tasks.length + 1}`,
-        taskId,
-        callId: tool.callId,
-        child: child?.id ?? null,
-        start: tool.start,
-        end: Math.max(tool.start, child?.end ?? tool.end),
-        outcome: taskOutcome(child?.outcome),
-      });
-    }
-    lane.tasks = tasks;
-  }
-
+  const context: LaneContext = {
+    at: (time) => Math.max(0, time - origin),
+    cassette: input.cassette,
+    failedCall: input.failures.find((failure) => failure.failedCall !== undefined)?.failedCall,
+    callCounters: new Map(),
+    failedMarked: { done: false },
+  };
+  const lanes = input.sessions.map((session, index) => drawLane(session, `s${index + 1}`, places[index] as LanePlace, context));
+  linkLanes(lanes);
   const span = Math.max(0, ...lanes.flatMap((lane) => [lane.end, ...lane.tasks.map((task) => task.end)]));
   return {
     format: REPORT_FORMAT,
@@ -224,6 +68,177 @@ export function buildReportData(input: ReportInput): ReportData {
     failures: input.failures.map(reportFailure),
     sessions: lanes,
   };
+}
+
+/** What every lane is drawn with: one clock, the calls, and which call failed (marked once). */
+interface LaneContext {
+  readonly at: (time: number) => number;
+  readonly cassette: Cassette | undefined;
+  readonly failedCall: FailedCall | undefined;
+  /** Calls counted per lineage across sessions sharing it, as the replay cursor counts them. */
+  readonly callCounters: Map<string, number>;
+  readonly failedMarked: { done: boolean };
+}
+
+/** One session's bars, read off its own events (a fork's inherited seed is its parent's history). */
+function drawLane(session: SessionLog, laneId: string, place: LanePlace, context: LaneContext): Mutable<ReportSession> {
+  const { at } = context;
+  const seed = session.header.seedLength ?? 0;
+  const own = session.events.slice(seed);
+  const lineage = session.header.lineage;
+  const modelCalls: Mutable<ReportModelCall>[] = [];
+  const toolCalls: Mutable<ReportToolCall>[] = [];
+  const marks: ReportMark[] = [];
+  let open: Mutable<ReportModelCall> | undefined;
+  let turnOpen = false;
+  let outcome: ReportSession['outcome'] = 'none';
+  const closeCall = (end: number): void => {
+    if (open === undefined) return;
+    if (open.end < open.start) open.end = Math.max(open.start, end);
+    modelCalls.push(open);
+    open = undefined;
+  };
+  for (const event of own) {
+    const time = at(event.time);
+    switch (event.type) {
+      case 'turn/start':
+        turnOpen = true;
+        break;
+      case 'step/start':
+        closeCall(time);
+        open = startModelCall(`${laneId}.m${modelCalls.length + 1}`, lineage, event.data, time, context);
+        break;
+      case 'assistant/message':
+        if (open !== undefined) {
+          open.end = time;
+          open.text = cut(event.data.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''));
+          open.reasoning = cut(event.data.content.flatMap((block) => (block.type === 'reasoning' ? [block.text] : [])).join(''));
+          open.toolCalls = event.data.content.flatMap((block) => (block.type === 'tool-call' ? [{ id: block.id, name: block.name, arguments: cut(block.arguments) }] : []));
+        }
+        break;
+      case 'step/end':
+        if (open !== undefined) {
+          open.finish = event.data.finish;
+          open.usage = event.data.usage ?? null;
+          closeCall(time);
+        }
+        break;
+      case 'tool/call':
+        toolCalls.push({
+          id: `${laneId}.t${toolCalls.length + 1}`,
+          callId: event.data.id,
+          name: event.data.name,
+          turn: event.data.turn,
+          step: event.data.step,
+          start: time,
+          end: time,
+          args: cut(JSON.stringify(event.data.args ?? null)),
+          output: null,
+          isError: false,
+          child: null,
+          background: false,
+        });
+        break;
+      case 'tool/result': {
+        const tool = toolCalls.find((candidate) => candidate.callId === event.data.id && candidate.output === null);
+        if (tool !== undefined) {
+          tool.end = time;
+          tool.output = cut(event.data.output);
+          tool.isError = event.data.isError;
+          tool.background = !event.data.isError && BACKGROUND_START.test(event.data.output);
+        }
+        break;
+      }
+      case 'turn/end':
+        turnOpen = false;
+        outcome = event.data.reason;
+        endTurn(event.data, time, modelCalls, marks);
+        break;
+      default:
+        break;
+    }
+  }
+  const lastTime = at(own.at(-1)?.time ?? session.header.createdAt);
+  closeCall(lastTime);
+  for (const tool of toolCalls) if (tool.output === null) tool.end = Math.max(tool.start, lastTime);
+  return {
+    id: laneId,
+    lineage,
+    parent: place.parent === null ? null : `s${place.parent + 1}`,
+    spawnedBy: place.spawnedBy,
+    depth: place.depth,
+    outOfProcess: place.outOfProcess,
+    seedLength: seed,
+    start: at(session.header.createdAt),
+    end: Math.max(at(session.header.createdAt), lastTime),
+    outcome: turnOpen ? 'open' : outcome,
+    modelCalls,
+    toolCalls,
+    tasks: [],
+    marks,
+  };
+}
+
+/** A model call as its step starts: numbered per lineage, matched to its recorded call. */
+function startModelCall(id: string, lineage: string, step: { readonly turn: number; readonly step: number }, time: number, context: LaneContext): Mutable<ReportModelCall> {
+  const call = (context.callCounters.get(lineage) ?? 0) + 1;
+  context.callCounters.set(lineage, call);
+  const recorded = context.cassette?.calls[lineage]?.[call - 1];
+  const stream = recorded === undefined ? undefined : readCallStream(recorded);
+  const failed = !context.failedMarked.done && context.failedCall?.lineage === lineage && context.failedCall.call === call;
+  if (failed) context.failedMarked.done = true;
+  return {
+    id,
+    call,
+    turn: step.turn,
+    step: step.step,
+    start: time,
+    end: -1,
+    // A call replay refused never streamed its recording.
+    phases: stream === undefined || stream.duration === 0 || failed ? [] : stream.phases.map((phase) => ({ kind: phase.kind, from: phase.start / stream.duration, to: phase.end / stream.duration })),
+    finish: null,
+    request: recorded?.request ? summarizeRequest(recorded.request) : null,
+    text: '',
+    reasoning: '',
+    toolCalls: [],
+    usage: null,
+    error: stream?.error ?? null,
+    failed,
+  };
+}
+
+/** A turn's diagnostic goes to the call that failed it; an aborted or failed turn leaves a mark. */
+function endTurn(end: SessionEventMap['turn/end'], time: number, modelCalls: Mutable<ReportModelCall>[], marks: ReportMark[]): void {
+  const { error } = end;
+  const last = modelCalls.at(-1);
+  if (error !== undefined && last !== undefined && last.turn === end.turn && last.finish === 'error' && last.error === null) {
+    last.error = `${error.code}: ${error.message}`;
+  }
+  if (end.reason === 'aborted' || end.reason === 'error') {
+    marks.push({ kind: end.reason === 'aborted' ? 'cancel' : 'error', time, label: `turn ${end.turn} ${end.reason}${error ? `: ${error.code} ${error.message}` : ''}` });
+  }
+}
+
+/** Tool calls to the sessions they started, and background starts to their tasks. */
+function linkLanes(lanes: Mutable<ReportSession>[]): void {
+  for (const lane of lanes) {
+    const tasks: ReportTask[] = [];
+    for (const tool of lane.toolCalls as Mutable<ReportToolCall>[]) {
+      const child = lanes.find((candidate) => candidate.parent === lane.id && candidate.spawnedBy === tool.callId);
+      tool.child = child?.id ?? null;
+      if (!tool.background) continue;
+      tasks.push({
+        id: `${lane.id}.k${tasks.length + 1}`,
+        taskId: BACKGROUND_START.exec(tool.output ?? '')?.[1] ?? tool.callId,
+        callId: tool.callId,
+        child: child?.id ?? null,
+        start: tool.start,
+        end: Math.max(tool.start, child?.end ?? tool.end),
+        outcome: taskOutcome(child?.outcome),
+      });
+    }
+    lane.tasks = tasks;
+  }
 }
 
 function reportFailure(failure: ReportInput['failures'][number]): ReportFailure {

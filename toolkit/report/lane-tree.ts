@@ -37,7 +37,3 @@ export function laneTree(sessions: readonly SessionLog[]): LanePlace[] {
   return places;
 }
 
-/** The events a session made itself: a fork child's inherited seed is its parent's history. */
-export function ownEvents<T extends SessionLog>(session: T): T['events'] {
-  return session.events.slice(session.header.seedLength ?? 0);
-}
