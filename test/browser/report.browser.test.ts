@@ -71,7 +71,25 @@ describe('a report page in Chromium', () => {
     }
     const oop = await page.locator('.lane', { has: page.locator('.badge.oop') }).locator('.lineage').allTextContents();
     expect(oop).toEqual(name === 'acp-child' ? ['main/call_prime'] : []);
+    // At 1280×800 the whole axis is in view: nothing to scroll sideways.
+    expect(await page.evaluate<number>("(() => { const t = document.querySelector('.timeline'); return t.scrollWidth - t.clientWidth; })()")).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENS, `${name}-1280x800.png`), fullPage: true });
+    expectSelfContained(watched);
+  });
+
+  it('tells every kind of bar apart without colour: by border, pattern and label', async () => {
+    const watched = await openPage(reportDir, 'mixed');
+    // Per legend entry: border style and width, the fill's pattern, the streamed phase's pattern; no hue.
+    const signatures = await watched.page.evaluate<string[]>(`[...document.querySelectorAll('.legend li')].map((item) => {
+      const swatch = item.querySelector('.swatch');
+      const phase = swatch.querySelector('.phase');
+      const style = getComputedStyle(swatch);
+      const pattern = (image) => (image === 'none' ? 'flat' : image.slice(0, image.indexOf('(')));
+      const inner = phase ? (getComputedStyle(phase).backgroundImage === 'none' ? 'shade' : pattern(getComputedStyle(phase).backgroundImage)) : '-';
+      return [style.borderTopStyle, style.borderTopWidth, pattern(style.backgroundImage), inner].join(' ');
+    })`);
+    expect(signatures).toHaveLength(9);
+    expect(new Set(signatures).size).toBe(signatures.length);
     expectSelfContained(watched);
   });
 

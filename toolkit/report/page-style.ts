@@ -28,6 +28,7 @@ a { color: var(--model-ink); }
 .divergence .live::before { content: "+ "; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 16px; margin: 8px 0 12px; padding: 0; list-style: none; color: var(--muted); }
 .legend li { display: flex; align-items: center; gap: 6px; }
+.legend .swatch { min-width: 0; }
 .swatch { display: inline-block; width: 34px; height: 14px; border: 1px solid var(--ink); position: relative; }
 .timeline { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
 .timeline-inner { min-width: 640px; }
@@ -44,6 +45,7 @@ a { color: var(--model-ink); }
 .track { position: relative; margin: 4px 10px; }
 .axis { position: relative; height: 24px; margin: 0 10px; }
 .tick { position: absolute; top: 0; bottom: 0; border-left: 1px solid var(--line); font-size: 11px; color: var(--muted); padding-left: 3px; white-space: nowrap; }
+.tick.at-end { transform: translateX(-100%); border-left: 0; border-right: 1px solid var(--line); padding: 0 3px 0 0; }
 .gridline { position: absolute; top: 0; bottom: 0; border-left: 1px dotted var(--line); pointer-events: none; }
 .bar { position: absolute; height: 20px; min-width: 8px; padding: 0 4px; border: 1px solid var(--ink); border-radius: 3px; font: 11px/18px system-ui, sans-serif; text-align: left; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; cursor: pointer; color: var(--ink); }
 .bar:focus-visible, .bar:focus { outline: 3px solid var(--focus); outline-offset: 2px; z-index: 3; }

@@ -97,7 +97,7 @@ function renderTicks(span: number): string {
   const step = tickStep(span);
   const ticks: string[] = [];
   for (let t = 0; t <= span + step / 1000; t += step) {
-    ticks.push(`<span class="tick" style="left:${pct(t, span)}%">${escapeHtml(formatMs(t))}</span>`);
+    ticks.push(`<span class="tick${t / span > END_ZONE ? ' at-end' : ''}" style="left:${pct(t, span)}%">${escapeHtml(formatMs(t))}</span>`);
   }
   return ticks.join('');
 }
