@@ -84,7 +84,7 @@ export class AcpRun implements SubagentRun {
     const eofGraceMs = Math.max(config.disposeEofGraceMs - (Date.now() - began), 1);
     const termination = await channel.terminate({ eofGraceMs, termGraceMs: config.disposeTermGraceMs });
     conn.close();
-    reportTermination(logger, label, channel.pid, termination, config);
+    reportTermination(logger, label, channel.pid, termination, config, channel.junk());
     this.parts.onDisposed?.();
   }
 

@@ -17,11 +17,11 @@ import type { Termination } from './terminate-child.js';
 /** The child's answer is kept up to this size; the rest is counted, so a flood cannot exhaust memory. */
 export const MAX_OUTPUT_CHARS = 1024 * 1024;
 /**
- * A child that never got a session has done nothing worth flushing: start-up failures stop its
- * group with SIGTERM and, this long after, SIGKILL, so a cancel settles within 100 ms and a
- * rejected start has released everything.
+ * A child that never got a session has done nothing worth flushing: start-up failures close its
+ * stdin, SIGTERM its group and then SIGKILL it after these short graces, so a cancel settles
+ * within about 100 ms and a rejected start has released everything.
  */
-export const STARTUP_TERM_GRACE_MS = 50;
+export const STARTUP_GRACES = Object.freeze({ eofGraceMs: 30, termGraceMs: 50 });
 
 export interface AcpRunContext {
   readonly config: ResolvedAcpProviderConfig;
@@ -81,9 +81,9 @@ export async function startAcpRun(
     // An abort that landed while the session/new answer was being delivered still belongs to start-up.
     if (signal.aborted) throw new StartupFailure('aborted', 'session/new', 'start-up was cancelled as the remote session opened', { cause: signal.reason });
   } catch (error) {
-    const termination = await channel.terminate({ eofGraceMs: 1, termGraceMs: STARTUP_TERM_GRACE_MS });
+    const termination = await channel.terminate(STARTUP_GRACES);
     conn.close();
-    reportTermination(logger, label, channel.pid, termination, config);
+    reportTermination(logger, label, channel.pid, termination, config, channel.junk());
     throw startError(error, termination, { label, command: config.command, channel, spec });
   }
   const run: AcpRun = new AcpRun({
@@ -110,7 +110,7 @@ interface FailurePlace {
 
 function startError(error: unknown, termination: Termination, where: FailurePlace): SubagentError {
   const failure = error instanceof StartupFailure ? error : new StartupFailure('closed', 'initialize', String(error), { cause: error });
-  const stopped = termination.step === 'gone' ? '' : `; the child was stopped (${termination.step})`;
+  const stopped = termination.step === 'gone' || diedOnItsOwn(failure, termination) ? '' : `; the child was stopped (${termination.step})`;
   if (failure.kind === 'aborted') {
     return new SubagentError('ABORTED', `${where.label}: ${failure.message}${stopped}`, { cause: failure });
   }
@@ -123,10 +123,15 @@ function startError(error: unknown, termination: Termination, where: FailurePlac
   );
 }
 
+/** The child left by itself (exit code, no signal of ours) after failing start-up by exiting or closing. */
+function diedOnItsOwn(failure: StartupFailure, termination: Termination): boolean {
+  if (failure.kind !== 'exited' && failure.kind !== 'closed') return false;
+  return termination.step === 'gone' || termination.step === 'eof' || termination.exit.code !== null || termination.exit.spawnError !== undefined;
+}
+
 /** A child that died on its own is described by its exit; one that had to be stopped, by what it did wrong. */
 function whatHappened(failure: StartupFailure, termination: Termination, where: FailurePlace): string {
-  const diedOnItsOwn = termination.step === 'gone' || termination.step === 'eof' || (termination.exit.code !== null && failure.kind !== 'timeout');
-  if ((failure.kind === 'exited' || failure.kind === 'closed') && diedOnItsOwn) {
+  if (diedOnItsOwn(failure, termination)) {
     const exit = describeExit(termination.exit, where.command, { path: where.spec.env['PATH'], cwd: where.spec.cwd });
     return termination.exit.spawnError ? exit : `${exit} before answering ${failure.stage}`;
   }
