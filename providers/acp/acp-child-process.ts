@@ -8,6 +8,8 @@ import { groupMembers, signalGroup } from './process-group.js';
 import { terminateChild, type Termination } from './terminate-child.js';
 
 const STDERR_TAIL_LINES = 5;
+/** Once the group is gone its stdout ends at once, unless something outside the group holds it. */
+const DRAIN_WAIT_MS = 250;
 /** A stderr line longer than this is logged cut, so one endless line cannot fill the log or memory. */
 const LOG_LINE_CHARS = 2_000;
 
@@ -46,6 +48,11 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
     ...(onFrame ? { onFrame } : {}),
   });
   const pgid = child.pid;
+  // Frames the child wrote just before it exited may still be in the pipe when 'exit' fires.
+  const drained = new Promise<void>((resolve) => {
+    child.stdout.once('close', resolve);
+    child.stdout.once('end', resolve);
+  });
   let termination: Promise<Termination> | undefined;
   const channel: AcpChannel = {
     pid: child.pid,
@@ -69,7 +76,10 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
           },
         },
         graces,
-      )),
+      ).then(async (ended) => {
+        await Promise.race([drained, sleep(DRAIN_WAIT_MS)]);
+        return ended;
+      })),
   };
   return channel;
 }
@@ -110,4 +120,8 @@ function lastLines(text: string): string[] {
     .filter((line) => line.trim() !== '')
     .slice(-STDERR_TAIL_LINES)
     .map((line) => quoteHead(line, LOG_LINE_CHARS));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -127,7 +127,7 @@ export class AcpRun implements SubagentRun {
       const exit = await Promise.race([channel.exited, sleep(EXIT_REPORT_WAIT_MS)]);
       diagnostic = exit
         ? `the ACP child ${describeExit(exit, config.command)} during the prompt`
-        : `the connection to the ACP child closed during the prompt (${error instanceof Error ? error.message : String(error)})`;
+        : `the connection to the ACP child closed during the prompt (${describeError(error)})`;
     }
     diagnostic += junkSuffix(channel.junk()) + stderrSuffix(channel.stderrTail());
     logger.warn(`${label}: child run failed: ${diagnostic}`);
@@ -140,6 +140,13 @@ export class AcpRun implements SubagentRun {
     clearTimeout(this.idleTimer);
     this.settle({ output: this.parts.state.output.text(), stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
   }
+}
+
+/** "CODE: message" for a coded error (a replay divergence), the message otherwise. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }
 
 function sleep(ms: number): Promise<undefined> {
