@@ -51,7 +51,7 @@ export class ProtocolRecorder {
             format: ACP_EXCHANGE_FORMAT,
             version: ACP_EXCHANGE_VERSION,
             lineage: spec.lineage,
-            command: [spec.command, ...spec.args].map((part) => toPlaceholders(part, paths)),
+            command: [spec.command, ...spec.args].map((part) => toPlaceholders(part, paths).split(`${process.cwd()}/`).join('')),
             entries,
             ...(tearingDown ? { teardownExit: recordedExit(ended.exit) } : {}),
             stderrTail: toPlaceholders([...inner.stderrTail()], paths),

@@ -24,22 +24,7 @@ export function exchangeText(exchange: AcpExchange): string {
  * written, then each is written atomically and files of lineages no longer recorded are removed.
  */
 export async function writeAcpCassette(recordingDir: string, exchanges: readonly AcpExchange[], options: { readonly secrets?: readonly Secret[] } = {}): Promise<string[]> {
-  const files = exchanges.map((exchange) => ({ path: exchangeFile(exchange.lineage), text: exchangeText(exchange), lineage: exchange.lineage }));
-  const hit = findSecret(
-    files.flatMap((file, i) => {
-      const where = `ACP exchange of "${file.lineage}" (${file.path})`;
-      const streamed = streamedText(exchanges[i] as AcpExchange);
-      return [{ where, text: file.text }, { where: `${where}, its streamed text reassembled`, text: streamed }];
-    }),
-    options.secrets ?? [],
-  );
-  if (hit) {
-    throw new AcpCassetteError(
-      'SECRET_IN_RECORDING',
-      `refusing to write the protocol cassette in ${recordingDir}: ${hit.secret} appears (${hit.how}) in ${hit.where}; nothing was written. ` +
-        'Keep the key out of what the child says (its stderr, its answers), then record again.',
-    );
-  }
+  const files = refuseSecrets(recordingDir, exchanges, options.secrets ?? []);
   for (const file of files) {
     const target = join(recordingDir, file.path);
     await mkdir(dirname(target), { recursive: true });
@@ -50,6 +35,30 @@ export async function writeAcpCassette(recordingDir: string, exchanges: readonly
     if (!keep.has(stale)) await rm(join(recordingDir, stale), { force: true });
   }
   return files.map((file) => file.path);
+}
+
+/**
+ * The files `writeAcpCassette` would write, after the scan; throws SECRET_IN_RECORDING instead.
+ * Callers saving other files too run it first, so a hit leaves nothing written anywhere.
+ */
+export function refuseSecrets(recordingDir: string, exchanges: readonly AcpExchange[], secrets: readonly Secret[]): { path: string; text: string; lineage: string }[] {
+  const files = exchanges.map((exchange) => ({ path: exchangeFile(exchange.lineage), text: exchangeText(exchange), lineage: exchange.lineage }));
+  const hit = findSecret(
+    files.flatMap((file, i) => {
+      const where = `ACP exchange of "${file.lineage}" (${file.path})`;
+      const streamed = streamedText(exchanges[i] as AcpExchange);
+      return [{ where, text: file.text }, { where: `${where}, its streamed text reassembled`, text: streamed }];
+    }),
+    secrets,
+  );
+  if (hit) {
+    throw new AcpCassetteError(
+      'SECRET_IN_RECORDING',
+      `refusing to write the protocol cassette in ${recordingDir}: ${hit.secret} appears (${hit.how}) in ${hit.where}; nothing was written. ` +
+        'Keep the key out of what the child says (its stderr, its answers), then record again.',
+    );
+  }
+  return files;
 }
 
 /** Every text chunk the agent streamed, joined per session and kind: a key split across chunks is whole here. */
