@@ -68,7 +68,7 @@ export class AcpRun implements SubagentRun {
     this.cancelSent = this.parts.conn.agent.notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId }).catch(() => undefined);
   }
 
-  /** Resolves within disposeEofGraceMs + disposeTermGraceMs + 1 s, with no process of the child's group left. */
+  /** Resolves within disposeEofGraceMs + disposeTermGraceMs + 1.25 s, with no process of the child's group left. */
   dispose(): Promise<void> {
     return (this.disposal ??= this.teardown());
   }

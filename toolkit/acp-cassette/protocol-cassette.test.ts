@@ -7,6 +7,7 @@ import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { AcpProviderConfig } from '../../providers/acp/acp-provider-config.js';
 import type { SubagentResult } from '../../providers/seam/types.js';
 import { startModelServer } from '../model-server/model-server.js';
+import type { ReplayTiming } from '../replay/replay-timing.js';
 import { loadAcpCassette } from './load-acp-cassette.js';
 import { ProtocolRecorder } from './protocol-recorder.js';
 import { ProtocolReplay } from './replay-channel.js';
@@ -57,14 +58,20 @@ async function record(f: Fixture, mode: string, config: Partial<AcpProviderConfi
   }
 }
 
-async function replay(f: Fixture, config: Partial<AcpProviderConfig> = {}, prompt = 'Name a prime in 20..30.', act?: (cancel: () => void) => void) {
-  const player = new ProtocolReplay(await loadAcpCassette(f.dir, HINT), { recordHint: HINT, location: f.dir });
+async function replay(
+  f: Fixture,
+  config: Partial<AcpProviderConfig> = {},
+  prompt = 'Name a prime in 20..30.',
+  act?: (cancel: () => void) => void,
+  timing: ReplayTiming = 'instant',
+) {
+  const player = new ProtocolReplay(await loadAcpCassette(f.dir, HINT), { recordHint: HINT, location: f.dir, timing });
   const { result, h } = await runOnce({ command: f.agent, args: [], channel: player.channel, ...config }, prompt, act);
   return { result, failures: player.failures(), logs: h.logger.lines };
 }
 
 describe.concurrent('ACP protocol cassettes: a third-party agent with its own HTTP client, recorded once, replayed without its command', () => {
-  test('the Python agent\'s answer replays identically with the script deleted and no model server', async (context) => {
+  test('the Python agent\'s answer replays identically, instantly or paced, with the script deleted and no model server', async (context) => {
     const f = await fixture(context);
     const recorded = await record(f, 'answer');
     expect(recorded).toEqual({ output: 'twenty-three', stopReason: 'completed' });
@@ -73,6 +80,9 @@ describe.concurrent('ACP protocol cassettes: a third-party agent with its own HT
     const replayed = await replay(f);
     expect(replayed.failures).toEqual([]);
     expect(replayed.result).toEqual(recorded);
+    const paced = await replay(f, {}, undefined, undefined, { scale: 0.1 });
+    expect(paced.failures).toEqual([]);
+    expect(paced.result).toEqual(recorded);
   });
 
   test('a crash mid-prompt replays as the same error: partial output, exit code and stderr tail', async (context) => {
