@@ -21,7 +21,7 @@ export const MAX_OUTPUT_CHARS = 1024 * 1024;
  * stdin, SIGTERM its group and then SIGKILL it after these short graces, so a cancel settles
  * within about 100 ms and a rejected start has released everything.
  */
-export const STARTUP_GRACES = Object.freeze({ eofGraceMs: 30, termGraceMs: 50 });
+export const STARTUP_GRACES = Object.freeze({ eofGraceMs: 20, termGraceMs: 40 });
 
 export interface AcpRunContext {
   readonly config: ResolvedAcpProviderConfig;

@@ -7,8 +7,12 @@ export interface DisposeGraces {
 
 /** After SIGKILL the kernel ends a group within milliseconds; past this, something is wrong and is reported. */
 export const KILL_WAIT_MS = 1_000;
-/** How often the group is probed while a rung waits (a grandchild's exit raises no event here). */
-const PROBE_MS = 20;
+/**
+ * Once the leader has exited, the rest of the group is probed (a grandchild's exit raises no
+ * event here): first soon, then less often, so a long grace does not burn CPU scanning /proc.
+ */
+const FIRST_PROBE_MS = 5;
+const MAX_PROBE_MS = 50;
 
 /**
  * Which rung of the ladder left no process of the group alive. `gone`: nothing was alive when
@@ -63,9 +67,11 @@ async function groupGoneWithin(target: LadderTarget, ms: number): Promise<ChildE
   const deadline = Date.now() + ms;
   const exit = await exitWithin(target.exited, ms);
   if (exit === undefined) return undefined;
+  let probe = FIRST_PROBE_MS;
   while (target.members().length > 0) {
     if (Date.now() >= deadline) return undefined;
-    await sleep(Math.min(PROBE_MS, Math.max(deadline - Date.now(), 1)));
+    await sleep(Math.min(probe, Math.max(deadline - Date.now(), 1)));
+    probe = Math.min(probe * 2, MAX_PROBE_MS);
   }
   return exit;
 }
