@@ -1,8 +1,7 @@
-import type { Stream } from '@agentclientprotocol/sdk';
+import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { Logger } from '../../harness/runtime/logger.js';
 import type { ChildStderr } from './acp-provider-config.js';
 import type { FrameDirection, FrameTooLargeError, JunkReport } from './frame-stream.js';
-import type { AnyMessage } from '@agentclientprotocol/sdk';
 import type { DisposeGraces, Termination } from './terminate-child.js';
 
 /** How the process ended. `spawnError` is set when it never ran (no pid, no exit code). */
