@@ -4,6 +4,7 @@ import type { Logger } from '../../harness/runtime/logger.js';
 import type { AcpChannel, ChannelSpec, ChildExit, FrameListener } from './acp-channel.js';
 import { BoundedTail, quoteHead, STDERR_TAIL_CHARS } from './bounded-output.js';
 import { frameStream } from './frame-stream.js';
+import { trackGroup } from './live-groups.js';
 import { groupMembers, signalGroup } from './process-group.js';
 import { terminateChild, type Termination } from './terminate-child.js';
 
@@ -48,6 +49,7 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
     ...(onFrame ? { onFrame } : {}),
   });
   const pgid = child.pid;
+  const untrack = pgid === undefined ? () => undefined : trackGroup(pgid);
   // Frames the child wrote just before it exited may still be in the pipe when 'exit' fires.
   const drained = new Promise<void>((resolve) => {
     child.stdout.once('close', resolve);
@@ -77,6 +79,7 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
         },
         graces,
       ).then(async (ended) => {
+        if (ended.step !== 'survived') untrack();
         await Promise.race([drained, sleep(DRAIN_WAIT_MS)]);
         return ended;
       })),

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
 import { fixture, loggedChildPid, startParent, type ParentHarness } from '../../test/fixtures/acp/acp-test-kit.js';
+import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { AcpProviderConfig } from './acp-provider-config.js';
 import { groupMembers, isRunning } from './process-group.js';
 
@@ -58,5 +60,24 @@ describe.concurrent('acp provider: each child runs in its own process group, and
     const pids = (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number);
     expect(pids.filter(isRunning)).toEqual([]);
     expect(groupMembers(loggedChildPid(h))).toEqual([]);
+  });
+});
+
+describe('acp provider: an interrupted parent leaves no child behind', () => {
+  test('SIGINT to the parent (a terminal Ctrl-C reaches only its group) stops the children\'s groups before it exits', async (context) => {
+    const dir = await makeTempDir('acp-interrupted-');
+    context.onTestFinished(() => removeTempDir(dir));
+    const pidsFile = join(dir, 'tree-pids');
+    const parentProcess = spawn(process.execPath, ['--import', 'tsx', fixture('interrupted-parent.mts')], {
+      env: { ...process.env, SESSIONS_ROOT: dir, TREE_PIDS: pidsFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => parentProcess.once('exit', (code, signal) => resolve({ code, signal })));
+    await new Promise<void>((resolve) => parentProcess.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
+    const pids = (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number);
+    expect(pids.filter(isRunning)).toHaveLength(2);
+    parentProcess.kill('SIGINT');
+    expect(await exited).toEqual({ code: null, signal: 'SIGINT' });
+    expect(pids.filter(isRunning)).toEqual([]);
   });
 });
