@@ -91,6 +91,7 @@ function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: Proto
   let controller!: ReadableStreamDefaultController<AnyMessage>;
   let readableDone = false;
   let pumping = false;
+  let pendingExit: ChildExit | undefined;
   /** Client frames waiting for the recorded agent frames before theirs to be played. */
   let waiters: (() => void)[] = [];
   const wakeWaiters = (): void => {
@@ -118,14 +119,20 @@ function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: Proto
     try {
       while (cursor < entries.length && !stop.signal.aborted) {
         const entry = entries[cursor] as ExchangeEntry;
-        if (entry.from === 'client') return;
+        if (entry.from === 'client') break;
         await pause(scaledDelay(entry.delayMs, timing), stop.signal);
         cursor += 1;
-        if ('exit' in entry) resolveExit({ code: entry.exit.code, signal: entry.exit.signal as NodeJS.Signals | null });
+        // A live exit can be seen before the child's last frames are read from the pipe; it takes
+        // effect once the agent frames recorded after it are played, as the pipe drains first.
+        if ('exit' in entry) pendingExit = { code: entry.exit.code, signal: entry.exit.signal as NodeJS.Signals | null };
         else if (!readableDone) controller.enqueue(fromPlaceholders(entry.message, paths) as unknown as AnyMessage);
       }
-      // The recording ends here: a child that exited by itself has closed its stdout.
-      if (cursor >= entries.length && exit !== undefined) endReadable();
+      if (pendingExit !== undefined && !stop.signal.aborted) {
+        resolveExit(pendingExit);
+        pendingExit = undefined;
+        // A child that exited by itself has closed its stdout.
+        endReadable();
+      }
     } catch {
       // Stopped (teardown or divergence): nothing more is played.
     } finally {
