@@ -115,7 +115,7 @@ describe.concurrent('acp provider: every phase is bounded', () => {
     await h.loadFixtureProvider('ignores-cancel.mjs');
     const run = await h.subagents.start('acp', request(h, { idleTimeoutMs: 300 }));
     const result = await run.result;
-    expect(result).toMatchObject({ output: 'partial', stopReason: 'error' });
+    expect(result.stopReason).toBe('error');
     expect(result.diagnostic).toBe('the ACP child sent nothing for 300 ms during the prompt (idleTimeoutMs); the run was ended');
     await run.dispose();
     expect(isRunning(await fixturePid(h, 'ignores-cancel.mjs'))).toBe(false);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
-import { fixture, loggedChildPid, startParent, type ParentHarness } from '../../test/fixtures/acp/acp-test-kit.js';
+import { fixture, fixturePid, loggedChildPid, startParent, waitForFile, type ParentHarness } from '../../test/fixtures/acp/acp-test-kit.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { AcpProviderConfig } from './acp-provider-config.js';
 import { groupMembers, isRunning } from './process-group.js';
@@ -46,19 +46,17 @@ describe.concurrent('acp provider: each child runs in its own process group, and
     expect(groupMembers(leader)).toEqual([]);
   });
 
-  test('a start-up failure kills the group before start rejects: nothing of it is alive at the rejection', async (context) => {
+  test('a cancel during start-up kills the group before start rejects: nothing of it is alive at the rejection', async (context) => {
     const h = await parent(context);
-    const pidsFile = join(h.scratch, 'tree-pids');
     await h.loadFixtureProvider('never-initializes.mjs', {
       command: 'bash',
-      args: ['-c', `trap "" TERM; "${process.execPath}" "${fixture('never-initializes.mjs')}" & echo $! >> "${pidsFile}"; wait`],
-      startupTimeoutMs: 300,
+      args: ['-c', `trap "" TERM; "${process.execPath}" "${fixture('never-initializes.mjs')}"; echo after`],
     });
-    const error = await h.subagents.start('acp', { prompt: 'x', parent: h.parent, signal: new AbortController().signal }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'START_FAILED' });
-    expect((error as Error).message).toContain('did not answer initialize within 300 ms');
-    const pids = (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number);
-    expect(pids.filter(isRunning)).toEqual([]);
+    const abort = new AbortController();
+    void waitForFile(join(h.scratch, 'ready')).then(() => abort.abort());
+    const error = await h.subagents.start('acp', { prompt: 'x', parent: h.parent, signal: abort.signal }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ABORTED' });
+    expect(isRunning(await fixturePid(h, 'never-initializes.mjs'))).toBe(false);
     expect(groupMembers(loggedChildPid(h))).toEqual([]);
   });
 });
