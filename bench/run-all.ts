@@ -3,6 +3,7 @@
  * number) and prints one table of medians and ratios. Progress goes to stderr, the table to stdout.
  */
 import { availableParallelism } from 'node:os';
+import { benchAcpProtocolReplay } from './acp-protocol-replay.js';
 import { benchAcpSpawnToReady } from './acp-spawn-to-ready.js';
 import { benchFuzzThroughput } from './fuzz-throughput.js';
 import { benchLargeCassette } from './large-cassette.js';
@@ -20,6 +21,7 @@ const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
   ['5', 'fuzzer throughput', benchFuzzThroughput],
   ['6', 'acp-agent spawn-to-ready (dist/, run `npm run build` first)', () => benchAcpSpawnToReady()],
   ['7', 'a 10,000-call cassette: load, memory, replay', benchLargeCassette],
+  ['8', 'ACP child replay: protocol cassette vs in-process vs spawned', benchAcpProtocolReplay],
 ];
 
 async function main(): Promise<void> {

@@ -5,6 +5,8 @@ export * from './lineage/index.js';
 export * from './replay/index.js';
 export * from './record/index.js';
 export * from './guard/index.js';
+// ACP children at the protocol level: recorded exchanges replayed in process.
+export * from './acp-cassette/index.js';
 
 // Scripting the model without a key.
 export * from './authored/index.js';

@@ -1,50 +1,32 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../../harness/runtime/logger.js';
-import type { ChildStderr } from './acp-provider-config.js';
-
-export interface ChildSpec {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Record<string, string>;
-  readonly stderr: ChildStderr;
-  /** Prefix of the log lines that carry the child's stderr. */
-  readonly label: string;
-}
-
-/** How the process ended. `spawnError` is set when it never ran (no pid, no exit code). */
-export interface ChildExit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly spawnError?: Error;
-}
-
-/** A spawned ACP child: its pipes and the proof that it is gone. */
-export interface AcpChildProcess {
-  /** Undefined when the spawn failed. */
-  readonly pid: number | undefined;
-  readonly stdin: Writable;
-  readonly stdout: Readable;
-  /** Settles once the process has exited (or failed to start); never rejects. */
-  readonly exited: Promise<ChildExit>;
-  /** The exit, once known. */
-  readonly exit: ChildExit | undefined;
-  signal(signal: NodeJS.Signals): void;
-}
+import type { AcpChannel, ChannelSpec, ChildExit, FrameListener } from './acp-channel.js';
+import { BoundedTail, quoteHead, STDERR_TAIL_CHARS } from './bounded-output.js';
+import { frameStream } from './frame-stream.js';
+import { trackGroup } from './live-groups.js';
+import { groupMembers, signalGroup } from './process-group.js';
+import { terminateChild, type Termination } from './terminate-child.js';
 
 const STDERR_TAIL_LINES = 5;
+/** Once the group is gone its stdout ends at once, unless something outside the group holds it. */
+const DRAIN_WAIT_MS = 250;
+/** A stderr line longer than this is logged cut, so one endless line cannot fill the log or memory. */
+const LOG_LINE_CHARS = 2_000;
 
-/** Spawns the child with piped stdin/stdout. A failed spawn does not throw: it shows up in `exited`. */
-export function spawnAcpChild(spec: ChildSpec, logger: Logger): AcpChildProcess & { stderrTail(): readonly string[] } {
+/**
+ * Spawns the child in a process group of its own (detached: it leads the group), so the ladder
+ * can signal the child and everything it started. A failed spawn does not throw: it shows up in
+ * `exited`.
+ */
+export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: FrameListener): AcpChannel {
   const child = spawn(spec.command, [...spec.args], {
     cwd: spec.cwd,
     env: spec.env,
+    detached: true,
     stdio: ['pipe', 'pipe', spec.stderr === 'log' ? 'pipe' : 'inherit'],
   }) as ChildProcessByStdio<Writable, Readable, Readable | null>;
   let exit: ChildExit | undefined;
-  const tail: string[] = [];
   const exited = new Promise<ChildExit>((resolve) => {
     const settle = (value: ChildExit): void => {
       exit ??= value;
@@ -57,26 +39,92 @@ export function spawnAcpChild(spec: ChildSpec, logger: Logger): AcpChildProcess 
       else logger.warn(`${spec.label}: child process error: ${error.message}`);
     });
   });
-  // EPIPE after the child died reaches the SDK through the web stream; this keeps Node from reporting it twice.
+  // EPIPE after the child died reaches the SDK through the write; this keeps Node from reporting it twice.
   child.stdin.on('error', () => undefined);
-  if (child.stderr) {
-    createInterface({ input: child.stderr }).on('line', (line) => {
-      tail.push(line);
-      if (tail.length > STDERR_TAIL_LINES) tail.shift();
-      logger.info(`${spec.label} stderr: ${line}`);
-    });
-  }
-  return {
+  const tail = new BoundedTail(STDERR_TAIL_CHARS);
+  if (child.stderr) logStderr(child.stderr, tail, (line) => logger.info(`${spec.label} stderr: ${line}`));
+  const frames = frameStream(child.stdin, child.stdout, {
+    onFirstJunk: (quoted) =>
+      logger.warn(`${spec.label}: the ACP child wrote non-protocol output to stdout (ignored and counted; log to stderr instead): ${quoted}`),
+    ...(onFrame ? { onFrame } : {}),
+  });
+  const pgid = child.pid;
+  const untrack = pgid === undefined ? () => undefined : trackGroup(pgid);
+  // Frames the child wrote just before it exited may still be in the pipe when 'exit' fires.
+  const drained = new Promise<void>((resolve) => {
+    child.stdout.once('close', resolve);
+    child.stdout.once('end', resolve);
+  });
+  let termination: Promise<Termination> | undefined;
+  const channel: AcpChannel = {
     pid: child.pid,
-    stdin: child.stdin,
-    stdout: child.stdout,
+    stream: frames.stream,
     exited,
     get exit() {
       return exit;
     },
-    signal: (signal) => {
-      if (exit === undefined) child.kill(signal);
-    },
-    stderrTail: () => [...tail],
+    stderrTail: () => lastLines(tail.text()),
+    junk: frames.junk,
+    overflow: frames.overflow,
+    terminate: (graces) =>
+      (termination ??= terminateChild(
+        {
+          exited,
+          exit: () => exit,
+          endInput: () => child.stdin.end(),
+          members: () => (pgid === undefined ? [] : groupMembers(pgid)),
+          signal: (signal) => {
+            if (pgid !== undefined) signalGroup(pgid, signal);
+          },
+        },
+        graces,
+      ).then(async (ended) => {
+        if (ended.step !== 'survived') untrack();
+        await Promise.race([drained, sleep(DRAIN_WAIT_MS)]);
+        return ended;
+      })),
   };
+  return channel;
+}
+
+/** Logs stderr line by line (each line cut at LOG_LINE_CHARS) and keeps its bounded tail. */
+function logStderr(stderr: Readable, tail: BoundedTail, log: (line: string) => void): void {
+  stderr.setEncoding('utf8');
+  let line = '';
+  let lineDropped = 0;
+  const flush = (): void => {
+    log(lineDropped === 0 ? line : `${line}… [${lineDropped} more characters left out]`);
+    line = '';
+    lineDropped = 0;
+  };
+  stderr.on('data', (chunk: string) => {
+    tail.append(chunk);
+    const parts = chunk.split('\n');
+    for (let i = 0; i < parts.length; i += 1) {
+      const part = parts[i] as string;
+      const room = LOG_LINE_CHARS - line.length;
+      if (part.length <= room) line += part;
+      else {
+        line += part.slice(0, Math.max(room, 0));
+        lineDropped += part.length - Math.max(room, 0);
+      }
+      if (i < parts.length - 1) flush();
+    }
+  });
+  stderr.on('end', () => {
+    if (line !== '' || lineDropped > 0) flush();
+  });
+}
+
+/** The last few non-empty lines of the tail, each quoted within bounds. */
+function lastLines(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-STDERR_TAIL_LINES)
+    .map((line) => quoteHead(line, LOG_LINE_CHARS));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,34 +1,39 @@
-import { Readable, Writable } from 'node:stream';
 import {
   client,
   methods,
-  ndJsonStream,
   type ClientConnection,
   type PermissionOption,
   type RequestPermissionOutcome,
 } from '@agentclientprotocol/sdk';
-import type { AcpChildProcess } from './acp-child-process.js';
+import type { AcpChannel } from './acp-channel.js';
 import type { PermissionPolicy } from './acp-provider-config.js';
 
 /** What the run learns from the child between its requests. */
 export interface ClientCallbacks {
-  /** Text of an `agent_message_chunk`; thoughts, plans and tool updates are not part of the output. */
+  /** Text of an `agent_message_chunk` of our session; thoughts, plans and tool updates are not part of the output. */
   onAgentText(text: string): void;
+  /** The remote session id once `session/new` answered; updates for any other session are ignored. */
+  sessionId(): string | undefined;
+  /** Any update or request from the child: it is not idle. */
+  heard(): void;
   /** The policy in force now: a cancelled run refuses every permission whatever the config says. */
   permissionPolicy(): PermissionPolicy;
 }
 
-/** The ACP client side, speaking ND-JSON over the child's stdin/stdout. */
-export function connectAcpClient(child: AcpChildProcess, callbacks: ClientCallbacks): ClientConnection {
+/** The ACP client side, over the channel's frames. */
+export function connectAcpClient(channel: AcpChannel, callbacks: ClientCallbacks): ClientConnection {
   const app = client({ name: 'nestcast' })
     .onNotification(methods.client.session.update, ({ params }) => {
       const { update } = params;
+      callbacks.heard();
+      if (params.sessionId !== callbacks.sessionId()) return;
       if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') callbacks.onAgentText(update.content.text);
     })
-    .onRequest(methods.client.session.requestPermission, ({ params }) => ({
-      outcome: permissionOutcome(callbacks.permissionPolicy(), params.options),
-    }));
-  return app.connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+    .onRequest(methods.client.session.requestPermission, ({ params }) => {
+      callbacks.heard();
+      return { outcome: permissionOutcome(callbacks.permissionPolicy(), params.options) };
+    });
+  return app.connect(channel.stream);
 }
 
 /** `allow` selects the first allow-shaped option; otherwise, or when none is offered, the request is cancelled. */

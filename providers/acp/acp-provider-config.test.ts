@@ -12,6 +12,8 @@ describe('acp provider config', () => {
       permission: 'reject',
       stderr: 'inherit',
       startupTimeoutMs: ACP_CONFIG_DEFAULTS.startupTimeoutMs,
+      idleTimeoutMs: ACP_CONFIG_DEFAULTS.idleTimeoutMs,
+      channel: undefined,
       disposeEofGraceMs: ACP_CONFIG_DEFAULTS.disposeEofGraceMs,
       disposeTermGraceMs: ACP_CONFIG_DEFAULTS.disposeTermGraceMs,
     });
@@ -31,12 +33,13 @@ describe('acp provider config', () => {
     [{ command: 'x', cwd: '/no/such/dir' }, /`cwd` "\/no\/such\/dir" .* is not an accessible directory \(ENOENT\)/],
     [{ command: 'x', cwd: '/etc/hostname' }, /is not a directory/],
     [{ command: 'x', name: ' ' }, /`name` must be a non-empty string/],
+    [{ command: 'x', channel: 'replay' }, /`channel` must be a function/],
   ])('refuses %j at load with INVALID_CONFIG', (config, message) => {
     expect(() => resolveAcpProviderConfig(config as never)).toThrow(message);
     expect(() => resolveAcpProviderConfig(config as never)).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
   });
 
-  test.each(['startupTimeoutMs', 'disposeEofGraceMs', 'disposeTermGraceMs'])('refuses a %s outside the Node timer range', (key) => {
+  test.each(['startupTimeoutMs', 'idleTimeoutMs', 'disposeEofGraceMs', 'disposeTermGraceMs'])('refuses a %s outside the Node timer range', (key) => {
     for (const value of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2_147_483_648]) {
       expect(() => resolveAcpProviderConfig({ command: 'x', [key]: value })).toThrow(new RegExp(`\`${key}\` must be a positive number of milliseconds`));
     }

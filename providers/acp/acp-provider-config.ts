@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { SubagentError } from '../seam/errors.js';
+import type { OpenAcpChannel } from './acp-channel.js';
 
 /** How the provider answers a child's `session/request_permission`. */
 export type PermissionPolicy = 'reject' | 'allow';
@@ -20,14 +21,18 @@ export interface AcpProviderConfig {
   readonly cwd?: string;
   /** `reject` (default) answers every permission request `cancelled`; `allow` selects the first allow option. */
   readonly permission?: PermissionPolicy;
-  /** Budget for `initialize` + `session/new`. Default 10000. */
+  /** Budget for all of start-up: spawn, `initialize`, `session/new`. Default 10000. */
   readonly startupTimeoutMs?: number;
+  /** A run with no frame from the child for this long ends `error`. Default 600000 (10 minutes); a request may ask for less or more. */
+  readonly idleTimeoutMs?: number;
   /** How long dispose waits for the child to exit after closing its stdin. Default 6000. */
   readonly disposeEofGraceMs?: number;
   /** How long dispose waits after SIGTERM before SIGKILL. Default 3000. */
   readonly disposeTermGraceMs?: number;
   /** Default `inherit`. */
   readonly stderr?: ChildStderr;
+  /** Opens each run's agent. Default: spawn `command` in its own process group. A protocol cassette replay passes its own. */
+  readonly channel?: OpenAcpChannel;
 }
 
 export interface ResolvedAcpProviderConfig {
@@ -38,15 +43,18 @@ export interface ResolvedAcpProviderConfig {
   readonly cwd: string | undefined;
   readonly permission: PermissionPolicy;
   readonly startupTimeoutMs: number;
+  readonly idleTimeoutMs: number;
   readonly disposeEofGraceMs: number;
   readonly disposeTermGraceMs: number;
   readonly stderr: ChildStderr;
+  readonly channel: OpenAcpChannel | undefined;
 }
 
 export const ACP_CONFIG_DEFAULTS = Object.freeze({
   name: 'acp',
   permission: 'reject' as PermissionPolicy,
   startupTimeoutMs: 10_000,
+  idleTimeoutMs: 600_000,
   disposeEofGraceMs: 6_000,
   disposeTermGraceMs: 3_000,
   stderr: 'inherit' as ChildStderr,
@@ -77,6 +85,7 @@ export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = 
   if (permission !== 'reject' && permission !== 'allow') fail(`\`permission\` must be "reject" or "allow", got ${JSON.stringify(permission)}`);
   const stderr = config.stderr ?? ACP_CONFIG_DEFAULTS.stderr;
   if (stderr !== 'inherit' && stderr !== 'log') fail(`\`stderr\` must be "inherit" or "log", got ${JSON.stringify(stderr)}`);
+  if (config.channel !== undefined && typeof config.channel !== 'function') fail('`channel` must be a function that opens a run\'s ACP channel');
   return {
     name,
     command: config.command,
@@ -86,14 +95,21 @@ export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = 
     permission,
     stderr,
     startupTimeoutMs: delay(config.startupTimeoutMs, 'startupTimeoutMs', ACP_CONFIG_DEFAULTS.startupTimeoutMs, fail),
+    idleTimeoutMs: delay(config.idleTimeoutMs, 'idleTimeoutMs', ACP_CONFIG_DEFAULTS.idleTimeoutMs, fail),
     disposeEofGraceMs: delay(config.disposeEofGraceMs, 'disposeEofGraceMs', ACP_CONFIG_DEFAULTS.disposeEofGraceMs, fail),
     disposeTermGraceMs: delay(config.disposeTermGraceMs, 'disposeTermGraceMs', ACP_CONFIG_DEFAULTS.disposeTermGraceMs, fail),
+    channel: config.channel,
   };
+}
+
+/** Whether `value` is a delay Node's timers honour: a positive number of ms up to about 24.8 days. */
+export function isTimerDelay(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
 }
 
 function delay(value: number | undefined, key: string, fallback: number, fail: (message: string) => never): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+  if (!isTimerDelay(value)) {
     fail(`\`${key}\` must be a positive number of milliseconds no greater than ${MAX_TIMER_MS}, got ${String(value)}`);
   }
   return value;

@@ -15,7 +15,8 @@ const live = (): AbortSignal => new AbortController().signal;
 describe.concurrent('acp provider with a cooperative child', () => {
   test('streams the child answer into a completed result, and dispose ends the child on stdin EOF', async (context) => {
     const h = await parent(context);
-    await h.loadFixtureProvider('echo-agent.mjs');
+    // A grace no loaded machine outlasts: the test is about the EOF rung, not about its length.
+    await h.loadFixtureProvider('echo-agent.mjs', { disposeEofGraceMs: 60_000 });
     const run = await h.subagents.start('acp', { prompt: 'hello child', parent: h.parent, signal: live() });
     expect(await run.result).toEqual({ output: 'echo: hello child', stopReason: 'completed' });
     const pid = await fixturePid(h, 'echo-agent.mjs');

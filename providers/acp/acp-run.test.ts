@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
 import { fixturePid, isAlive, startParent, waitForFile, type ParentHarness } from '../../test/fixtures/acp/acp-test-kit.js';
 import type { SubagentRun } from '../seam/types.js';
+import type { AcpProviderConfig } from './acp-provider-config.js';
 
 async function parent(context: TestContext): Promise<ParentHarness> {
   const harness = await startParent();
@@ -10,8 +11,12 @@ async function parent(context: TestContext): Promise<ParentHarness> {
 }
 
 /** Starts `fixtureName` and waits until its prompt is in flight (it streamed `partial` and marked ready). */
-async function runInFlight(h: ParentHarness, fixtureName: string, env: Record<string, string> = {}): Promise<{ run: SubagentRun; abort: AbortController }> {
-  await h.loadFixtureProvider(fixtureName, { env });
+async function runInFlight(
+  h: ParentHarness,
+  fixtureName: string,
+  config: Partial<AcpProviderConfig> = {},
+): Promise<{ run: SubagentRun; abort: AbortController }> {
+  await h.loadFixtureProvider(fixtureName, config);
   const abort = new AbortController();
   const run = await h.subagents.start('acp', { prompt: 'work', parent: h.parent, signal: abort.signal });
   await waitForFile(join(h.scratch, 'ready'));
@@ -46,7 +51,9 @@ describe.concurrent('acp provider after start: crashes, cancels and the dispose 
 
   test('aborting the request signal settles aborted with the partial output; a cooperative child then leaves on EOF', async (context) => {
     const h = await parent(context);
-    const { run, abort } = await runInFlight(h, 'echo-agent.mjs', { ECHO_HANG: '1' });
+    // The EOF rung is what this test is about: a generous grace, so a loaded machine's slow exit
+    // is still an exit on EOF (150 ms once raced the child's shutdown and reached SIGTERM).
+    const { run, abort } = await runInFlight(h, 'echo-agent.mjs', { env: { ECHO_HANG: '1' }, disposeEofGraceMs: 60_000 });
     abort.abort();
     expect(await run.result).toMatchObject({ output: 'partial', stopReason: 'aborted' });
     const pid = await fixturePid(h, 'echo-agent.mjs');
@@ -71,7 +78,7 @@ describe.concurrent('acp provider after start: crashes, cancels and the dispose 
     expect(await run.result).toMatchObject({ output: 'partial', stopReason: 'aborted' });
     const pid = await fixturePid(h, 'ignores-eof.mjs');
     expect(isAlive(pid)).toBe(false);
-    expect(logged(h, `child pid ${pid} ignored stdin EOF for 150 ms; stopped with SIGTERM`)).toBe(true);
+    expect(logged(h, `child pid ${pid} and its process group stopped on SIGTERM`)).toBe(true);
   });
 
   test('dispose escalates to SIGKILL for a child that ignores stdin EOF and SIGTERM', async (context) => {
@@ -80,7 +87,7 @@ describe.concurrent('acp provider after start: crashes, cancels and the dispose 
     await run.dispose();
     const pid = await fixturePid(h, 'ignores-sigterm.mjs');
     expect(isAlive(pid)).toBe(false);
-    expect(logged(h, `child pid ${pid} ignored stdin EOF (150 ms) and SIGTERM (150 ms); killed with SIGKILL`)).toBe(true);
+    expect(logged(h, `child pid ${pid} ignored stdin EOF and SIGTERM; its process group was killed with SIGKILL`)).toBe(true);
   });
 
   test('a crash after a cancel stays aborted', async (context) => {

@@ -1,28 +1,35 @@
 import { methods, RequestError, type ClientConnection } from '@agentclientprotocol/sdk';
 import type { Logger } from '../../harness/runtime/logger.js';
 import type { ResolvedStartRequest, SubagentResult, SubagentRun, SubagentStopReason } from '../seam/types.js';
-import type { AcpChildProcess } from './acp-child-process.js';
+import type { AcpChannel } from './acp-channel.js';
 import type { ResolvedAcpProviderConfig } from './acp-provider-config.js';
-import { describeExit, stderrSuffix } from './describe-exit.js';
-import { subagentStopReason } from './stop-reason.js';
+import type { BoundedHead } from './bounded-output.js';
+import { describeExit, describeRpcError, stderrSuffix } from './describe-exit.js';
+import { junkSuffix } from './junk-suffix.js';
 import { reportTermination } from './report-termination.js';
-import { terminateChild } from './terminate-child.js';
+import { subagentStopReason } from './stop-reason.js';
 
 /** Shared with the client callbacks, which run before the run object exists. */
 export interface RunState {
-  output: string;
+  readonly output: BoundedHead;
   cancelRequested: boolean;
+  sessionId: string | undefined;
+  /** When the child last sent a frame (the idle timer measures from it). */
+  lastFrameAt: number;
 }
 
 export interface AcpRunParts {
   readonly request: ResolvedStartRequest;
-  readonly child: AcpChildProcess & { stderrTail(): readonly string[] };
+  readonly channel: AcpChannel;
   readonly conn: ClientConnection;
   readonly sessionId: string;
   readonly state: RunState;
   readonly config: ResolvedAcpProviderConfig;
   readonly logger: Logger;
   readonly label: string;
+  readonly idleTimeoutMs: number;
+  /** Told once the run's dispose resolved (the provider stops tracking it). */
+  readonly onDisposed?: () => void;
 }
 
 /**
@@ -31,7 +38,7 @@ export interface AcpRunParts {
  */
 const EXIT_REPORT_WAIT_MS = 500;
 
-/** A ready ACP child: one `session/prompt`, settled by the child's answer, its death, or a local cancel. */
+/** A ready ACP child: one `session/prompt`, settled by the child's answer, its death, its silence, or a local cancel. */
 export class AcpRun implements SubagentRun {
   readonly id: string;
   readonly result: Promise<SubagentResult>;
@@ -39,6 +46,7 @@ export class AcpRun implements SubagentRun {
   private settled = false;
   private disposal: Promise<void> | undefined;
   private cancelSent: Promise<void> | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => this.cancel('the request signal was aborted');
 
   constructor(private readonly parts: AcpRunParts) {
@@ -47,6 +55,8 @@ export class AcpRun implements SubagentRun {
       this.settle = resolve;
     });
     parts.request.signal.addEventListener('abort', this.onAbort, { once: true });
+    parts.state.lastFrameAt = Date.now();
+    this.armIdleTimer();
     this.prompt();
   }
 
@@ -58,20 +68,38 @@ export class AcpRun implements SubagentRun {
     this.cancelSent = this.parts.conn.agent.notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId }).catch(() => undefined);
   }
 
+  /** Resolves within disposeEofGraceMs + disposeTermGraceMs + 1.25 s, with no process of the child's group left. */
   dispose(): Promise<void> {
     return (this.disposal ??= this.teardown());
   }
 
   private async teardown(): Promise<void> {
-    const { request, child, conn, config, logger, label } = this.parts;
+    const { request, channel, conn, config, logger, label } = this.parts;
     request.signal.removeEventListener('abort', this.onAbort);
     this.cancel('the run was disposed');
-    // The cancel must reach the pipe before stdin closes, or the SDK's queued write fails after end.
-    // Bounded: a child that stopped reading its stdin could hold the write forever.
-    await Promise.race([this.cancelSent, delay(config.disposeEofGraceMs)]);
-    const termination = await terminateChild(child, { eofGraceMs: config.disposeEofGraceMs, termGraceMs: config.disposeTermGraceMs });
+    const began = Date.now();
+    // The cancel must reach the pipe before stdin closes, or the queued write fails after end. It
+    // comes out of the EOF grace, so a child that stopped reading stdin cannot stretch dispose.
+    await Promise.race([this.cancelSent, sleep(config.disposeEofGraceMs)]);
+    const eofGraceMs = Math.max(config.disposeEofGraceMs - (Date.now() - began), 1);
+    const termination = await channel.terminate({ eofGraceMs, termGraceMs: config.disposeTermGraceMs });
     conn.close();
-    reportTermination(logger, label, child.pid, termination, config);
+    reportTermination(logger, label, channel.pid, termination, config, channel.junk());
+    this.parts.onDisposed?.();
+  }
+
+  private armIdleTimer(): void {
+    const { state, idleTimeoutMs } = this.parts;
+    const due = state.lastFrameAt + idleTimeoutMs - Date.now();
+    this.idleTimer = setTimeout(() => {
+      if (this.settled) return;
+      if (Date.now() - state.lastFrameAt < idleTimeoutMs) return this.armIdleTimer();
+      const diagnostic = `the ACP child sent nothing for ${idleTimeoutMs} ms during the prompt (idleTimeoutMs); the run was ended`;
+      this.parts.logger.warn(`${this.parts.label}: child run failed: ${diagnostic}`);
+      this.finish('error', diagnostic);
+      void this.parts.conn.agent.notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId }).catch(() => undefined);
+    }, Math.max(due, 1));
+    this.idleTimer.unref();
   }
 
   private prompt(): void {
@@ -79,7 +107,7 @@ export class AcpRun implements SubagentRun {
     conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: request.prompt }] }).then(
       (response) => {
         const stopReason = subagentStopReason(response.stopReason);
-        this.finish(stopReason, stopReason === 'error' ? `the ACP child ended the turn with stopReason "${response.stopReason}"` : undefined);
+        this.finish(stopReason, stopReason === 'error' ? `the ACP child ended the turn with stopReason ${JSON.stringify(response.stopReason)}` : undefined);
       },
       (error: unknown) => void this.failed(error),
     );
@@ -88,17 +116,20 @@ export class AcpRun implements SubagentRun {
   private async failed(error: unknown): Promise<void> {
     if (this.settled) return;
     if (this.parts.state.cancelRequested) return this.finish('aborted');
-    const { child, label, logger, config } = this.parts;
+    const { channel, label, logger, config } = this.parts;
     let diagnostic: string;
-    if (error instanceof RequestError) {
-      diagnostic = `the ACP child answered session/prompt with error ${error.code}: ${error.message}`;
+    const overflow = channel.overflow();
+    if (overflow) {
+      diagnostic = `${overflow.message} during the prompt`;
+    } else if (error instanceof RequestError) {
+      diagnostic = `the ACP child answered session/prompt with ${describeRpcError(error)}`;
     } else {
-      const exit = await Promise.race([child.exited, delay(EXIT_REPORT_WAIT_MS)]);
+      const exit = await Promise.race([channel.exited, sleep(EXIT_REPORT_WAIT_MS)]);
       diagnostic = exit
         ? `the ACP child ${describeExit(exit, config.command)} during the prompt`
-        : `the connection to the ACP child closed during the prompt (${error instanceof Error ? error.message : String(error)})`;
+        : `the connection to the ACP child closed during the prompt (${describeError(error)})`;
     }
-    diagnostic += stderrSuffix(child.stderrTail());
+    diagnostic += junkSuffix(channel.junk()) + stderrSuffix(channel.stderrTail());
     logger.warn(`${label}: child run failed: ${diagnostic}`);
     this.finish('error', diagnostic);
   }
@@ -106,10 +137,18 @@ export class AcpRun implements SubagentRun {
   private finish(stopReason: SubagentStopReason, diagnostic?: string): void {
     if (this.settled) return;
     this.settled = true;
-    this.settle({ output: this.parts.state.output, stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
+    clearTimeout(this.idleTimer);
+    this.settle({ output: this.parts.state.output.text(), stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
   }
 }
 
-function delay(ms: number): Promise<undefined> {
+/** "CODE: message" for a coded error (a replay divergence), the message otherwise. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+}
+
+function sleep(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }

@@ -9,3 +9,7 @@ export {
 } from './acp-provider-config.js';
 export { childEnv, type NestcastChildVariables } from './child-env.js';
 export { subagentStopReason } from './stop-reason.js';
+export { spawnAcpChild } from './acp-child-process.js';
+export type { AcpChannel, ChannelSpec, ChildExit, FrameListener, OpenAcpChannel } from './acp-channel.js';
+export type { FrameDirection, JunkReport } from './frame-stream.js';
+export type { DisposeGraces, Termination, TerminationStep } from './terminate-child.js';

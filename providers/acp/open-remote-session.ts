@@ -1,5 +1,6 @@
 import { methods, PROTOCOL_VERSION, RequestError, type ClientConnection } from '@agentclientprotocol/sdk';
-import type { AcpChildProcess } from './acp-child-process.js';
+import type { AcpChannel } from './acp-channel.js';
+import { describeRpcError } from './describe-exit.js';
 
 export type StartupStage = 'initialize' | 'session/new';
 
@@ -38,7 +39,7 @@ export interface OpenSessionOptions {
  * `initialize` then `session/new`, raced against the timeout, the signal and the child's exit.
  * Resolves with the remote session id; rejects with a StartupFailure.
  */
-export function openRemoteSession(conn: ClientConnection, child: AcpChildProcess, options: OpenSessionOptions): Promise<string> {
+export function openRemoteSession(conn: ClientConnection, child: AcpChannel, options: OpenSessionOptions): Promise<string> {
   let stage: StartupStage = 'initialize';
   const handshake = async (): Promise<string> => {
     const init = await conn.agent.request(methods.agent.initialize, {
@@ -77,7 +78,7 @@ export function openRemoteSession(conn: ClientConnection, child: AcpChildProcess
       },
       (error: unknown) => {
         if (error instanceof StartupFailure) fail(error);
-        else if (error instanceof RequestError) fail(new StartupFailure('rpc', stage, `answered ${stage} with error ${error.code}: ${error.message}`, { cause: error }));
+        else if (error instanceof RequestError) fail(new StartupFailure('rpc', stage, `answered ${stage} with ${describeRpcError(error)}`, { cause: error }));
         else fail(new StartupFailure('closed', stage, `closed the connection before answering ${stage}`, { cause: error }));
       },
     );

@@ -54,6 +54,11 @@ export interface SubagentStartRequest {
   readonly toolFilter?: ToolRestriction;
   /** Requires `persona`: a persona section added to the child's system prompt. */
   readonly persona?: string;
+  /**
+   * Out-of-process providers (acp): the run ends `error` after this long without a word from the
+   * child. Overrides the provider's configured idle timeout; providers without one ignore it.
+   */
+  readonly idleTimeoutMs?: number;
 }
 
 /** What a provider receives: the caller's request plus what the service resolved for it. */

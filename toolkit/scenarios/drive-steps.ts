@@ -83,6 +83,12 @@ function arm(trigger: Trigger, watch: Watch, reached: () => void): () => void {
       if (from === lineage) check();
     });
   }
+  if ('afterChildStart' in trigger) {
+    const { lineage } = trigger.afterChildStart;
+    return watch.runtime.events.on('subagent/start', (info) => {
+      if (info.lineage === lineage) fire();
+    });
+  }
   const { lineage, type } = trigger.afterEvent;
   const detachers: (() => void)[] = [];
   const watchAgent = (agentId: string) => {

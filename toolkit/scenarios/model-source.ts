@@ -12,6 +12,11 @@ import { MODEL_SERVER_STAND_IN, redirectingFetch } from '../record/redirecting-f
 import { createReplayingFetch, type ReplayingFetch } from '../replay/replaying-fetch.js';
 import { unconsumedCalls, type Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
+import type { OpenAcpChannel } from '../../providers/acp/index.js';
+import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
+import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
+import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
+import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
 import { CHILD_ENV } from './child-variables.js';
 import { ScenarioError } from './scenario-error.js';
 
@@ -25,6 +30,8 @@ export interface ModelSource {
   readonly apiKey?: string;
   /** Environment for out-of-process children: mode, cassette, outbox. */
   readonly childEnv: Readonly<Record<string, string>>;
+  /** For an ACP provider with `cassette: 'protocol'`: records its children's exchanges, or replays them in process. */
+  protocolChannel(): OpenAcpChannel;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
   readonly describe: string;
   /** After the run: every replay failure and unconsumed call (replay), or the recording ready to save (record). */
@@ -70,6 +77,11 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     cassetteDir = join(options.workDir, 'authored-cassette');
     await saveCassette(cassetteDir, cassette);
   }
+  const protocol = new ProtocolReplay(await loadAcpCassette(options.recordingDir, recordHint), {
+    recordHint,
+    location: options.recordingDir,
+    timing: options.timing ?? 'instant',
+  });
   const guard: NetworkGuard = installNetworkGuard();
   // Never reached: the replaying fetch answers everything, and the guard fails anything else. The
   // client gets the URL it was recorded with, so whatever quotes it (an error message) is unchanged.
@@ -78,11 +90,12 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     fetch: replay,
     baseUrl,
     childEnv: { [CHILD_ENV.mode]: 'replay', [CHILD_ENV.cassette]: cassetteDir, [CHILD_ENV.outbox]: outbox, DEEPSEEK_BASE_URL: baseUrl },
+    protocolChannel: () => protocol.channel,
     describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
     async finish() {
       const children = await readChildReports(outbox);
       const report = replay.report();
-      const failures: Error[] = [...report.failures, ...children.failures];
+      const failures: Error[] = [...report.failures, ...children.failures, ...protocol.failures()];
       const consumed = new Map<string, Consumption>();
       for (const session of [...report.sessions, ...children.sessions]) {
         const seen = consumed.get(session.lineage);
@@ -133,8 +146,10 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
   const recording = createRecordingFetch({ fetch: upstream, secrets: apiKey ? [apiKey] : [] });
   const outbox = join(options.workDir, 'outbox');
   await mkdir(outbox, { recursive: true });
+  const protocol = new ProtocolRecorder();
   return {
     fetch: recording,
+    protocolChannel: () => protocol.channel,
     baseUrl,
     ...(apiKey !== undefined ? { apiKey } : {}),
     childEnv: {
@@ -151,12 +166,28 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const merged: Cassette = { provenance: own.provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
-      return { failures: [], modelCalls, cassette: merged, save: () => saveCassette(options.recordingDir, merged, { secrets }) };
+      const exchanges = await protocol.exchanges();
+      const save = async (): Promise<SaveResult> => {
+        // Protocol exchanges are scanned for the same keys plus every key-like variable the children could see.
+        const acpSecrets = [...secrets, ...keyLikeValues(env)];
+        refuseAcpSecrets(options.recordingDir, exchanges, acpSecrets);
+        const saved = await saveCassette(options.recordingDir, merged, { secrets });
+        const acpWritten = await writeAcpCassette(options.recordingDir, exchanges, { secrets: acpSecrets });
+        return { ...saved, written: [...saved.written, ...acpWritten] };
+      };
+      return { failures: [], modelCalls, cassette: merged, save };
     },
     async close() {
       await server?.close();
     },
   };
+}
+
+/** Values of `*_API_KEY`, `*_TOKEN` and `*_SECRET` variables: known secrets wherever they come from. */
+function keyLikeValues(env: NodeJS.ProcessEnv): { value: string; label: string }[] {
+  return Object.entries(env)
+    .filter((entry): entry is [string, string] => /(_API_KEY|_TOKEN|_SECRET)$/i.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 8)
+    .map(([name, value]) => ({ value, label: name }));
 }
 
 async function cassetteFor(options: ModelSourceOptions, recordHint: string): Promise<Cassette> {

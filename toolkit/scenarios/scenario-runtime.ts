@@ -73,6 +73,8 @@ async function loadProvider(runtime: Runtime, provider: ScenarioProvider, source
         command: provider.command ?? cli.command,
         args: provider.args ? [...provider.args] : [...cli.args, 'acp-agent'],
         env: { ...source.childEnv },
+        ...(provider.permission !== undefined ? { permission: provider.permission } : {}),
+        ...(provider.cassette === 'protocol' ? { channel: source.protocolChannel() } : {}),
         stderr: 'log',
         disposeEofGraceMs: 5_000,
         disposeTermGraceMs: 2_000,

@@ -13,6 +13,15 @@ export type ScenarioProvider =
       /** Default: this nestcast's own `acp-agent`, started with the running node. */
       readonly command?: string;
       readonly args?: readonly string[];
+      /**
+       * What is recorded of the child. `model-calls` (default): its model calls, per lineage,
+       * beside the parent's (only a child that replays them itself, like `nestcast acp-agent`,
+       * honours it; any other child is simply started). `protocol`: the ACP exchange itself;
+       * replay plays it in process and never starts `command`.
+       */
+      readonly cassette?: 'model-calls' | 'protocol';
+      /** How the child's permission requests are answered. Default `reject`. */
+      readonly permission?: 'reject' | 'allow';
     };
 
 /** One instance of the model-facing `subagent` tool, bound to one provider. */
@@ -34,7 +43,9 @@ export type Trigger =
   /** Once the model has streamed `text` to the session of `lineage` (e.g. a child's hanging call). */
   | { readonly whenStreamed: { readonly lineage: string; readonly text: string } }
   /** Once the session of `lineage` has logged an event of `type` (e.g. `tool/call`). */
-  | { readonly afterEvent: { readonly lineage: string; readonly type: string } };
+  | { readonly afterEvent: { readonly lineage: string; readonly type: string } }
+  /** Once the child of `lineage` has started (its run handed over; for ACP, its prompt is sent). */
+  | { readonly afterChildStart: { readonly lineage: string } };
 
 export type ScenarioStep =
   /** The user's message to the main agent; `cancel` aborts the prompt at that point. */

@@ -1,0 +1,50 @@
+import { signalGroup } from './process-group.js';
+
+/**
+ * Process groups of ACP children still alive in this process. Each child leads a group of its
+ * own, so the terminal's Ctrl-C (sent to the foreground group: us) no longer reaches it; this
+ * passes SIGINT, SIGTERM and SIGHUP on to every live group, and SIGKILLs what is left when the
+ * process exits, so an interrupted run leaves no child behind.
+ */
+const live = new Set<number>();
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Between the forwarded SIGTERM and the SIGKILL of what ignored it, when we exit on the signal. */
+const SIGNAL_GRACE_MS = 200;
+let leaving = false;
+
+function onSignal(signal: NodeJS.Signals): void {
+  for (const pgid of live) signalGroup(pgid, 'SIGTERM');
+  // Alone on this signal, our listener has replaced Node's default (exit): exit as it would have,
+  // after a short grace for the children.
+  if (process.listenerCount(signal) !== 1 || leaving) return;
+  leaving = true;
+  setTimeout(() => {
+    onExit();
+    unwatch();
+    process.kill(process.pid, signal);
+  }, SIGNAL_GRACE_MS);
+}
+
+function onExit(): void {
+  for (const pgid of live) signalGroup(pgid, 'SIGKILL');
+}
+
+function watch(): void {
+  for (const signal of FORWARDED) process.on(signal, onSignal);
+  process.on('exit', onExit);
+}
+
+function unwatch(): void {
+  for (const signal of FORWARDED) process.off(signal, onSignal);
+  process.off('exit', onExit);
+}
+
+/** Tracks a child's group until `release`; the listeners exist only while some group is live. */
+export function trackGroup(pgid: number): () => void {
+  if (live.size === 0) watch();
+  live.add(pgid);
+  return () => {
+    if (!live.delete(pgid)) return;
+    if (live.size === 0) unwatch();
+  };
+}

@@ -1,0 +1,26 @@
+import { defineScenario } from '../toolkit/scenarios/index.js';
+import { PY_ACP_AGENT } from './acp-python-child.scenario.js';
+
+export default defineScenario({
+  name: 'acp-python-crash',
+  description:
+    'The Python ACP agent crashes mid-prompt after its first chunk: replayed from the protocol cassette, the tool result keeps the partial output, the exit code and the stderr tail.',
+  providers: [{ kind: 'acp', command: 'python3', args: [PY_ACP_AGENT, 'crash'], cassette: 'protocol' }],
+  subagentTools: [{ provider: 'acp', toolName: 'subagent_py', maxDepth: 'provider-managed', enableRunInBackground: false }],
+  agent: { system: 'You are a coordinator.' },
+  steps: [{ prompt: 'Ask the Python agent for the first five primes.' }],
+  script: {
+    lineages: {
+      main: [
+        { toolCalls: [{ id: 'call_py', name: 'subagent_py', args: { description: 'First five primes', prompt: 'List the first five primes.' } }] },
+        { text: 'The Python agent crashed; the first five primes are 2, 3, 5, 7 and 11.' },
+      ],
+      'main/call_py': [{ text: '2, 3, 5, 7, 11' }],
+    },
+  },
+  expect: {
+    sessions: 1,
+    turnEnd: { main: 'completed' },
+    toolResults: { main: [/exited with code 3 during the prompt/, /segmentation fault \(simulated\)/] },
+  },
+});
