@@ -54,7 +54,12 @@ export class ChunkTranslator {
     return events;
   }
 
-  /** Call at `[DONE]`: the assembled tool calls in index order, then usage, then finish. */
+  /** A chunk named a `finish_reason`: the answer is complete even if the server never sends `[DONE]`. */
+  get finished(): boolean {
+    return this.#finishReason !== undefined;
+  }
+
+  /** Call at `[DONE]` (or a clean close after the finish): the assembled tool calls in index order, then usage, then finish. */
   end(): LlmEvent[] {
     const events: LlmEvent[] = [];
     for (const index of [...this.#toolCalls.keys()].sort((a, b) => a - b)) {

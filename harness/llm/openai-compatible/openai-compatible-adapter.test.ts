@@ -380,12 +380,21 @@ describe('failures', () => {
     expect(error.body).toBe(junk);
   });
 
-  it('fails with PROTOCOL "truncated" when the stream ends without [DONE]', async () => {
-    const target = await serve([write(sseFrames([chunk({ content: 'half' }, 'stop')], { done: false })), end()]);
+  it('fails with PROTOCOL "truncated" when the stream closes without [DONE] before any finish_reason', async () => {
+    const target = await serve([write(sseFrames([chunk({ content: 'half' })], { done: false })), end()]);
     const error = await failureOf(adapterFor(target).stream(hello, {}));
     expect(error.code).toBe('PROTOCOL');
     expect(error.message).toContain('truncated');
     expect(error.message).toContain('after 1 events');
+  });
+
+  it('accepts a stream that closes cleanly after its finish_reason chunk without [DONE], as gateways send it', async () => {
+    const target = await serve([write(sseFrames([chunk({ content: 'whole' }), chunk({}, 'stop')], { done: false })), end()]);
+    const events = await collect(adapterFor(target).stream(hello, {}));
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'whole' },
+      { type: 'finish', reason: 'stop' },
+    ]);
   });
 
   it('fails with SERVER when the stream carries an error object', async () => {

@@ -117,7 +117,15 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
         throw failure(cause, `mid-stream: the stream was cut after ${received} events`);
       }
       watchdog.disarm();
-      if (read.done) break;
+      if (read.done) {
+        // Some servers (gateways, xAI) close cleanly after the finish chunk without `[DONE]`, as the
+        // openai SDK allows; a close before any finish_reason is a cut answer.
+        if (translator.finished) {
+          yield* translator.end();
+          return;
+        }
+        break;
+      }
       for (const message of decoder.push(read.value)) {
         received++;
         yield* translator.accept(message.data);
@@ -127,7 +135,7 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
         return;
       }
     }
-    throw new LlmError('PROTOCOL', `${call.source} ended the stream after ${received} events without data: [DONE]; the response was truncated`);
+    throw new LlmError('PROTOCOL', `${call.source} ended the stream after ${received} events without data: [DONE] and before any finish_reason; the response was truncated`);
   } finally {
     watchdog.disarm();
     signal?.removeEventListener('abort', onAbort);
