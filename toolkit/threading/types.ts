@@ -1,0 +1,32 @@
+/** A tool call a session's model asked for: the place a child session hangs from. */
+export interface ToolCallRef {
+  /** The session whose reply holds the call. */
+  readonly lineage: string;
+  readonly id: string;
+  readonly name: string;
+}
+
+/** What a model answered, as the next request of its session carries it back. */
+export interface Reply {
+  readonly text: string;
+  readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+}
+
+/** Where a call without an explicit lineage belongs. */
+export type Placement =
+  /** It extends the last request of `lineage` plus the reply that request got. */
+  | { readonly kind: 'continue'; readonly lineage: string }
+  /**
+   * It starts a session: a child of `parent` (its newest user message holds a string argument of
+   * that tool call), or a root. `lineage` is the name the threader gives it; `ambiguous` lists
+   * every tool call that matched as well as `parent` did (parent first).
+   */
+  | { readonly kind: 'start'; readonly lineage: string; readonly parent?: ToolCallRef; readonly ambiguous?: readonly ToolCallRef[] };
+
+/** Two or more open tool calls matched one child equally well; the first (in call-id order) was taken. */
+export interface AmbiguousChild {
+  readonly code: 'AMBIGUOUS_CHILD';
+  readonly lineage: string;
+  readonly candidates: readonly ToolCallRef[];
+  readonly message: string;
+}
