@@ -5,8 +5,8 @@ import { canonicalJson, canonicalize, type Json } from './canonical-json.js';
 export type CanonicalRequest = { [key: string]: Json };
 
 /**
- * Top-level fields that only shape the transport, never what the model is asked. A recording
- * made with `stream: true` answers the same question as one made without it.
+ * Top-level fields kept out of the stored request. `stream` still matters: replay compares it with
+ * the recorded response's shape (events or a body), so a streaming call never gets a JSON answer.
  */
 export const TRANSPORT_ONLY_FIELDS: readonly string[] = ['stream', 'stream_options'];
 
@@ -26,6 +26,18 @@ export function canonicalRequest(bodyText: string): CanonicalRequest {
  * comparisons that ignore key order anyway (`jsonEqual`).
  */
 export function requestContent(bodyText: string): CanonicalRequest {
+  return readRequest(bodyText).content;
+}
+
+/** What a request asks (`requestContent`) and whether it asked for a stream (`stream: true`). */
+export function readRequest(bodyText: string): { content: CanonicalRequest; stream: boolean } {
+  const content = parseContent(bodyText);
+  const stream = content['stream'] === true;
+  for (const field of TRANSPORT_ONLY_FIELDS) delete content[field];
+  return { content, stream };
+}
+
+function parseContent(bodyText: string): CanonicalRequest {
   if (bodyText === '') return {};
   let parsed: unknown;
   try {
@@ -34,9 +46,7 @@ export function requestContent(bodyText: string): CanonicalRequest {
     return { [RAW_BODY_FIELD]: bodyText };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { [RAW_BODY_FIELD]: bodyText };
-  const request = parsed as CanonicalRequest;
-  for (const field of TRANSPORT_ONLY_FIELDS) delete request[field];
-  return request;
+  return parsed as CanonicalRequest;
 }
 
 /** sha256 (hex) of the canonical request's canonical JSON. */

@@ -2,6 +2,7 @@ export { canonicalize, canonicalJson, type Json } from './canonical-json.js';
 export {
   canonicalRequest,
   requestContent,
+  readRequest,
   fingerprintOf,
   RAW_BODY_FIELD,
   TRANSPORT_ONLY_FIELDS,

@@ -19,6 +19,7 @@ export {
   type CassetteCall,
   type CassetteMeta,
   type PartialResponse,
+  type RecordedAmbiguity,
   type Provenance,
   type RecordedResponse,
   type SseEvent,

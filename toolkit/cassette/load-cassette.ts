@@ -6,6 +6,7 @@ import { META_FILE, lineageFile } from './lineage-file.js';
 import { decodeRequests } from './request-encoding.js';
 import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js';
 import { checkCallLine, checkMeta } from './validators.js';
+import { checkRules } from '../normalisation/check-rules.js';
 
 export interface LoadOptions {
   /** The command that records this cassette, quoted in messages; e.g. `nestcast record delegation`. */
@@ -18,7 +19,13 @@ export async function loadCassette(dir: string, options: LoadOptions = {}): Prom
   const meta = await loadMeta(dir, hint);
   const calls: Record<string, readonly CassetteCall[]> = {};
   for (const lineage of meta.lineages) calls[lineage] = await loadLineage(dir, lineage, hint);
-  return { provenance: meta.provenance, calls, location: dir };
+  return {
+    provenance: meta.provenance,
+    calls,
+    ...(meta.normalise === undefined ? {} : { normalise: meta.normalise }),
+    ...(meta.ambiguities === undefined ? {} : { ambiguities: meta.ambiguities }),
+    location: dir,
+  };
 }
 
 async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
@@ -34,6 +41,11 @@ async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
   if (!parsed.ok) throw invalid(`${file}:${parsed.line}`, `not valid JSON (${parsed.message})`, hint);
   const checked = checkMeta(parsed.value);
   if (!checked.ok) throw invalid(file, checked.problem, hint);
+  try {
+    checkRules(checked.value.normalise ?? [], file);
+  } catch (error) {
+    throw invalid(file, `normalise: ${(error as Error).message}`, hint);
+  }
   return checked.value;
 }
 

@@ -36,7 +36,14 @@ export async function saveCassette(dir: string, cassette: Cassette, options: Sav
     path: lineageFile(lineage),
     text: lineageFileText(lineage, cassette.calls[lineage] ?? []),
   }));
-  const meta: CassetteMeta = { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, provenance: orderedProvenance(cassette.provenance), lineages };
+  const meta: CassetteMeta = {
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_VERSION,
+    provenance: orderedProvenance(cassette.provenance),
+    lineages,
+    ...(cassette.normalise === undefined || cassette.normalise.length === 0 ? {} : { normalise: cassette.normalise }),
+    ...(cassette.ambiguities === undefined || cassette.ambiguities.length === 0 ? {} : { ambiguities: cassette.ambiguities }),
+  };
   const metaText = `${JSON.stringify(meta, null, 2)}\n`;
   refuseSecrets(files, metaText, cassette, options.secrets ?? []);
 
@@ -107,7 +114,8 @@ function orderedProvenance(provenance: Provenance): Provenance {
 function sameProvenance(previous: CassetteMeta, next: CassetteMeta): boolean {
   const { recordedAt: _a, recorder: _b, ...before } = previous.provenance;
   const { recordedAt: _c, recorder: _d, ...after } = next.provenance;
-  return canonicalJson(before) === canonicalJson(after) && canonicalJson(previous.lineages) === canonicalJson(next.lineages);
+  const rest = (meta: CassetteMeta): string => canonicalJson([meta.lineages, meta.normalise ?? [], meta.ambiguities ?? []]);
+  return canonicalJson(before) === canonicalJson(after) && rest(previous) === rest(next);
 }
 
 async function readPreviousMeta(dir: string): Promise<CassetteMeta | undefined> {

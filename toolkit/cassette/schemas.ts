@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../harness/schema.js';
+import { normalisationRulesSchema } from '../normalisation/rules-schema.js';
 
 const headers = { type: 'object', additionalProperties: { type: 'string' } };
 const delay = { type: 'integer', minimum: 0 };
@@ -125,5 +126,27 @@ export const metaSchema: JsonSchema = {
       },
     },
     lineages: { type: 'array', items: lineage, uniqueItems: true },
+    normalise: normalisationRulesSchema,
+    ambiguities: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['lineage', 'candidates'],
+        additionalProperties: false,
+        properties: {
+          lineage,
+          candidates: {
+            type: 'array',
+            minItems: 2,
+            items: {
+              type: 'object',
+              required: ['lineage', 'id', 'name'],
+              additionalProperties: false,
+              properties: { lineage, id: { type: 'string' }, name: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
   },
 };

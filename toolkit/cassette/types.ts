@@ -1,5 +1,7 @@
 import type { Json } from '../canonical/canonical-json.js';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
+import type { NormalisationRule } from '../normalisation/types.js';
+import type { ToolCallRef } from '../threading/types.js';
 
 /** One server-sent event as received. `delay` is whole milliseconds since the previous event (or since the request, for the first). */
 export type SseEvent =
@@ -74,12 +76,22 @@ export interface Provenance {
 export interface Cassette {
   readonly provenance: Provenance;
   readonly calls: Readonly<Record<string, readonly CassetteCall[]>>;
+  /** Declarative rules every request was normalised with at record time; replay applies them too. */
+  readonly normalise?: readonly NormalisationRule[];
+  /** Children whose parent tool call the recorder could not tell apart (AMBIGUOUS_CHILD). */
+  readonly ambiguities?: readonly RecordedAmbiguity[];
   /** The folder it was loaded from, for messages. */
   readonly location?: string;
 }
 
 export const CASSETTE_FORMAT = 'nestcast-cassette';
 export const CASSETTE_VERSION = 1;
+
+/** A derived child that matched several open tool calls equally; filed under the first. */
+export interface RecordedAmbiguity {
+  readonly lineage: string;
+  readonly candidates: readonly ToolCallRef[];
+}
 
 /** `meta.json`. */
 export interface CassetteMeta {
@@ -88,6 +100,8 @@ export interface CassetteMeta {
   readonly provenance: Provenance;
   /** Every lineage with a calls file, sorted. Authoritative: files not listed are ignored. */
   readonly lineages: readonly string[];
+  readonly normalise?: readonly NormalisationRule[];
+  readonly ambiguities?: readonly RecordedAmbiguity[];
 }
 
 /** A request as stored on a call line: enough to rebuild the full request from the lineage's earlier lines. */

@@ -9,3 +9,10 @@ export function resolveLineage(headers: Headers): string {
   if (header !== null && header !== '') return header;
   return currentLineage() ?? DEFAULT_LINEAGE;
 }
+
+/** The lineage a call names itself (header, else `withLineage`); `undefined` when its session is to be derived from content. */
+export function explicitLineage(headers: Headers): string | undefined {
+  const header = headers.get(LINEAGE_HEADER);
+  if (header !== null && header !== '') return header;
+  return currentLineage();
+}

@@ -92,10 +92,11 @@ describe('model server with the official openai SDK', () => {
 });
 
 describe('model server over HTTP', () => {
-  const post = (lineage?: string) => ({
+  // Bare bodies carry no conversation to thread by, so the session is named.
+  const post = (lineage = 'main') => ({
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(lineage ? { 'x-session-lineage': lineage } : {}) },
-    body: '{"model":"scripted","messages":[]}',
+    headers: { 'content-type': 'application/json', 'x-session-lineage': lineage },
+    body: '{"model":"scripted","messages":[],"stream":true}',
   });
 
   test('serves each session its own turns, keyed by the lineage header', async () => {
@@ -138,7 +139,7 @@ describe('model server over HTTP', () => {
     await (await fetch(`${server.url}/chat/completions`, { ...post('main/call_x'), body: 'not json' })).text();
     await (await fetch(`${server.url}/chat/completions`, { ...post(), body: '{"model":"second","messages":[]}' })).text();
     expect(server.requests('main')).toEqual([
-      { model: 'scripted', messages: [] },
+      { model: 'scripted', messages: [], stream: true },
       { model: 'second', messages: [] },
     ]);
     expect(server.requests('main/call_x')).toEqual(['not json']);
@@ -181,7 +182,7 @@ describe('nestcast model-server', () => {
     server = await modelServerMain(['--script', 'script.json'], (text) => printed.push(text), dir);
     expect(printed).toEqual([`${server!.url}\n`]);
     expect(server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const response = await fetch(`${server!.url}/chat/completions`, { method: 'POST', body: '{}' });
+    const response = await fetch(`${server!.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
     expect(await response.text()).toContain('"content":"Checking"');
   });
 

@@ -37,12 +37,14 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
+const REQUEST_ID_HEADER = 'x-nestcast-model-server-request';
 const STATUS_BY_CODE: Partial<Record<string, number>> = { UNRECORDED_SESSION: 404, CASSETTE_EXHAUSTED: 409 };
 
 /**
  * A loopback OpenAI-compatible server answering `POST …/chat/completions` from authored scripts,
- * per session (the `x-session-lineage` header, else `main`), over the same replay path as a
- * cassette. Lets record mode run end to end with no key.
+ * per session (the `x-session-lineage` header, else the session derived from the request's
+ * content, as replay derives it), over the same replay path as a cassette. Lets record mode run
+ * end to end with no key, for this harness and for any framework's agents.
  */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const eventDelay = options.eventDelay ?? 2;
@@ -50,9 +52,26 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   // Owned here so `add` can extend a session: replay looks a session's calls up at each request.
   const calls: Record<string, readonly CassetteCall[]> = { ...compiled.calls };
   const turns = new Map<string, readonly AuthoredTurn[]>(Object.entries(options.scripts.lineages));
-  const replay = createReplayingFetch({ ...compiled, calls }, { mode: 'sequence', timing: 'recorded' });
   const received = new Map<string, unknown[]>();
+  const replay = createReplayingFetch(
+    { ...compiled, calls },
+    {
+      mode: 'sequence',
+      timing: 'recorded',
+      failures: 'reject',
+      onCall: ({ lineage, body, headers }) => {
+        const bodies = received.get(lineage) ?? [];
+        received.set(lineage, bodies);
+        bodies.push(parseBody(body));
+        const id = headers.get(REQUEST_ID_HEADER);
+        if (id !== null) filedAs.set(id, lineage);
+      },
+    },
+  );
   const refused = new Set<string>();
+  /** Which session each request in flight was filed under, by our own request id. */
+  const filedAs = new Map<string, string>();
+  let requestIds = 0;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => void answer(req, res));
   server.on('connection', (socket) => {
@@ -67,20 +86,25 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     }
     const gone = new AbortController();
     res.once('close', () => gone.abort());
-    const lineage = headerValue(req.headers[LINEAGE_HEADER]) ?? DEFAULT_LINEAGE;
-    const bodies = received.get(lineage) ?? [];
-    received.set(lineage, bodies);
-    bodies.push(parseBody(body));
+    const named = headerValue(req.headers[LINEAGE_HEADER]);
+    const id = String(++requestIds);
     let response: Response;
     try {
-      response = await replay('http://model-server/chat/completions', { method: 'POST', headers: { [LINEAGE_HEADER]: lineage }, body, signal: gone.signal });
+      response = await replay('http://model-server/chat/completions', {
+        method: 'POST',
+        headers: { [REQUEST_ID_HEADER]: id, ...(named === undefined ? {} : { [LINEAGE_HEADER]: named }) },
+        body,
+        signal: gone.signal,
+      });
     } catch (error) {
       if (error instanceof CassetteError) {
-        refused.add(lineage);
+        refused.add(filedAs.get(id) ?? named ?? DEFAULT_LINEAGE);
         return sendError(res, STATUS_BY_CODE[error.code] ?? 500, error.message, error.code.toLowerCase());
       }
       req.socket.destroy();
       return;
+    } finally {
+      filedAs.delete(id);
     }
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.flushHeaders();

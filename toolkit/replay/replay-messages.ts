@@ -1,6 +1,7 @@
 import type { Json } from '../canonical/canonical-json.js';
 import type { Divergence } from '../canonical/first-divergence.js';
 import { CassetteError } from '../cassette/cassette-error.js';
+import { mismatchAdvice } from './mismatch-advice.js';
 
 /** Where the cassette came from and how to re-record it, for every message. */
 export interface MessageContext {
@@ -36,8 +37,7 @@ export function requestMismatch(lineage: string, call: number, divergence: Diver
     `Model call ${call} of session "${lineage}" does not match ${context.location} at ${divergence.path}:\n` +
       `  recorded: ${showValue(divergence.recorded)}\n` +
       `  live:     ${showValue(divergence.live)}\n` +
-      `If the change is intended, re-record with: ${context.recordHint}. ` +
-      "To serve recordings by position whatever the request, replay with mode: 'sequence'.",
+      mismatchAdvice(divergence, call, context.recordHint),
     { failedCall: { lineage, call, divergence } },
   );
 }

@@ -15,6 +15,12 @@ function post(lineage: string | undefined, messages: readonly object[], extra: R
 }
 
 const user = (content: string) => ({ role: 'user', content });
+
+/** What a client reads from a replay failure: HTTP 422 and the OpenAI error shape. */
+async function failureOf(response: Response): Promise<{ status: number; code: string; message: string }> {
+  const body = (await response.json()) as { error: { code: string; message: string } };
+  return { status: response.status, code: body.error.code, message: body.error.message };
+}
 const firstMainCall = () => post('main', [user('plan the trip')]);
 
 function cassetteOf(calls: Record<string, CassetteCall[]>): Cassette {
@@ -198,15 +204,14 @@ describe('replay errors', () => {
   test('a different request is REQUEST_MISMATCH naming session, call, path, both values and the way out', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
     await fetch(...firstMainCall());
-    const error = await fetch(...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('stop')])).catch((e: unknown) => e);
-    expect(error).toMatchObject({
-      code: 'REQUEST_MISMATCH',
-      message:
-        'Model call 2 of session "main" does not match the cassette at recordings/trip at messages[2].content:\n' +
-        '  recorded: "go on"\n' +
-        '  live:     "stop"\n' +
-        "If the change is intended, re-record with: nestcast record trip. To serve recordings by position whatever the request, replay with mode: 'sequence'.",
-    });
+    const response = await fetch(...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('stop')]));
+    const message =
+      'Model call 2 of session "main" does not match the cassette at recordings/trip at messages[2].content:\n' +
+      '  recorded: "go on"\n' +
+      '  live:     "stop"\n' +
+      'If the change is intended, re-record with: nestcast record trip';
+    expect(await failureOf(response)).toEqual({ status: 422, code: 'REQUEST_MISMATCH', message: `REQUEST_MISMATCH: ${message}` });
+    expect(fetch.report().failures[0]).toMatchObject({ code: 'REQUEST_MISMATCH', message });
   });
 
   test('sequence mode serves a drifted request and reports the drift as a warning', async () => {
@@ -229,7 +234,8 @@ describe('replay errors', () => {
 
   test('a session with no recording is UNRECORDED_SESSION listing the known sessions', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
-    await expect(fetch(...post('main/call_9', [user('x')]))).rejects.toMatchObject({
+    expect(await failureOf(await fetch(...post('main/call_9', [user('x')])))).toMatchObject({ status: 422, code: 'UNRECORDED_SESSION' });
+    expect(fetch.report().failures[0]).toMatchObject({
       code: 'UNRECORDED_SESSION',
       message:
         'Session "main/call_9" made a model call, but the cassette at recordings/trip has no recording for it. Recorded sessions: main, main/call_1. ' +
@@ -240,7 +246,8 @@ describe('replay errors', () => {
   test('one call too many is CASSETTE_EXHAUSTED with the recorded count', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
     await fetch(...post('main/call_1', [user('find trains')], { temperature: 0 }));
-    await expect(fetch(...post('main/call_1', [user('again')]))).rejects.toMatchObject({
+    expect(await failureOf(await fetch(...post('main/call_1', [user('again')])))).toMatchObject({ status: 422, code: 'CASSETTE_EXHAUSTED' });
+    expect(fetch.report().failures[0]).toMatchObject({
       code: 'CASSETTE_EXHAUSTED',
       message:
         'Session "main/call_1" made model call 2, but the cassette at recordings/trip recorded only 1 call for it. The code now makes more calls than when it was recorded; if that is intended, re-record with: nestcast record trip',
@@ -262,11 +269,42 @@ describe('replay errors', () => {
   });
 
   test('a failure the caller swallowed and retried still fails assertConsumed, and the retry gets the same error', async () => {
-    const fetch = createReplayingFetch(sampleCassette());
+    const fetch = createReplayingFetch(sampleCassette(), { failures: 'reject' });
     const first = await fetch(...post('main', [user('changed')])).catch((e: unknown) => e);
     const retry = await fetch(...firstMainCall()).catch((e: unknown) => e);
+    expect(first).toMatchObject({ name: 'CassetteError', code: 'REQUEST_MISMATCH' });
     expect(retry).toBe(first);
     expect(() => fetch.assertConsumed()).toThrow(first as Error);
     expect(fetch.report().failures).toHaveLength(2);
+  });
+});
+
+describe('requests that switch transport', () => {
+  test('a non-streaming call against a streamed recording is REQUEST_MISMATCH at stream, even in sequence mode', async () => {
+    const fetch = createReplayingFetch(located(sampleCassette()), { ...hint, mode: 'sequence' });
+    const failure = await failureOf(await fetch(...post('main', [user('plan the trip')], { stream: false })));
+    expect(failure).toMatchObject({ status: 422, code: 'REQUEST_MISMATCH' });
+    expect(failure.message).toContain('at stream:\n  recorded: true\n  live:     false');
+    expect(failure.message).toContain('configure it as it was');
+  });
+
+  test('a JSON answer replays to a non-streaming call and refuses a streaming one', async () => {
+    const body = JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
+    const cassette = cassetteOf({ main: [{ request: chatRequest([user('hello')]), response: { status: 200, headers: { 'content-type': 'application/json' }, body } }] });
+    const ok = createReplayingFetch(cassette);
+    expect(await (await ok(...post('main', [user('hello')], { stream: false }))).text()).toBe(body);
+    const refused = createReplayingFetch(cassette);
+    expect(await failureOf(await refused(...post('main', [user('hello')])))).toMatchObject({ code: 'REQUEST_MISMATCH', message: expect.stringContaining('at stream') });
+  });
+});
+
+describe('failures seen through the openai SDK', () => {
+  test('the SDK reports REQUEST_MISMATCH with its message at once, without retrying into "Connection error."', async () => {
+    const { default: OpenAI } = await import('openai');
+    const fetch = createReplayingFetch(located(sampleCassette()), hint);
+    const client = new OpenAI({ apiKey: 'sk-none', baseURL: 'http://127.0.0.1:9/v1', fetch, maxRetries: 2 });
+    const error = await client.chat.completions.create({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'another trip' }], stream: true }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 422, message: expect.stringContaining('REQUEST_MISMATCH: Model call 1 of session "main"') });
+    expect(fetch.report().failures).toHaveLength(1);
   });
 });

@@ -1,9 +1,14 @@
-import { requestContent } from '../canonical/canonical-request.js';
+import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { jsonEqual } from '../canonical/json-equal.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { DEFAULT_RECORD_HINT, type CassetteError } from '../cassette/cassette-error.js';
-import type { Cassette } from '../cassette/types.js';
-import { resolveLineage } from '../lineage/resolve-lineage.js';
+import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
+import { explicitLineage } from '../lineage/resolve-lineage.js';
+import { createNormaliser } from '../normalisation/normaliser.js';
+import type { Normalisation, UnusedRule } from '../normalisation/types.js';
+import { replyOfResponse } from '../threading/reply-of-response.js';
+import { messagesOf } from '../threading/thread-calls.js';
+import { Threader } from '../threading/threader.js';
 import {
   cassetteExhausted,
   requestMismatch,
@@ -14,8 +19,11 @@ import {
   type MessageContext,
 } from './replay-messages.js';
 import { callerSignal } from './caller-signal.js';
+import { completionFromStream } from './completion-from-stream.js';
+import { failureResponse } from './failure-response.js';
 import { incomingCall } from './incoming-call.js';
 import { respond } from './respond.js';
+import { SessionBinding } from './session-binding.js';
 import type { ReplayTiming } from './replay-timing.js';
 
 /** `strict`: the live request must equal the recorded one. `sequence`: serve by position, report drift as warnings. */
@@ -28,6 +36,20 @@ export interface ReplayOptions {
   readonly onWarning?: (warning: ReplayWarning) => void;
   /** The command that re-records this cassette, quoted in messages. */
   readonly recordHint?: string;
+  /**
+   * Rules applied to every live request (and recorded one) before matching and threading, after
+   * the cassette's own `normalise` rules; the hook is how a rule in code reaches replay.
+   */
+  readonly normalise?: Normalisation;
+  /**
+   * How a failed match reaches the caller. `respond` (default): an HTTP 422 with an OpenAI-shaped
+   * JSON error carrying the code and message, which SDKs show at once instead of retrying into
+   * `Connection error.`. `reject`: the fetch rejects with the CassetteError. Either way the
+   * failure is kept for `assertConsumed`.
+   */
+  readonly failures?: 'respond' | 'reject';
+  /** Told which session each call was filed under (named or derived), with its body, before it is answered. */
+  readonly onCall?: (call: { readonly lineage: string; readonly body: string; readonly headers: Headers }) => void;
 }
 
 /** A request that differed from its recording but was served anyway (sequence mode). */
@@ -45,6 +67,8 @@ export interface ReplayReport {
   readonly warnings: readonly ReplayWarning[];
   /** Every error replay raised, even those the calling code caught. */
   readonly failures: readonly CassetteError[];
+  /** Declarative normalisation rules that changed no request so far. */
+  readonly unusedRules: readonly UnusedRule[];
 }
 
 export interface ReplayingFetch {
@@ -61,9 +85,11 @@ interface SessionState {
 }
 
 /**
- * A fetch that answers from a cassette and never touches the network. Each lineage has its own
- * cursor, taken synchronously when the request arrives, so concurrent sessions each get their own
- * recording whatever order they call in.
+ * A fetch that answers from a cassette and never touches the network. Each session has its own
+ * cursor, taken synchronously once its request is read, so concurrent sessions each get their own
+ * recording whatever order they call in. A call that names no lineage is threaded by content
+ * (DESIGN §6): it continues the session its messages extend, or starts one bound to the recorded
+ * session hanging from the same tool call.
  */
 export function createReplayingFetch(cassette: Cassette, options: ReplayOptions = {}): ReplayingFetch {
   const mode = options.mode ?? 'strict';
@@ -72,36 +98,69 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     location: cassette.location === undefined ? 'the cassette' : `the cassette at ${cassette.location}`,
     recordHint: options.recordHint ?? DEFAULT_RECORD_HINT,
   };
-  const sessions = new Map<string, SessionState>(Object.keys(cassette.calls).map((lineage) => [lineage, { next: 0 }]));
+  const normaliser = createNormaliser(
+    { rules: [...(cassette.normalise ?? []), ...(options.normalise?.rules ?? [])], ...(options.normalise?.hook ? { hook: options.normalise.hook } : {}) },
+    context.location,
+  );
+  const normalising = normaliser.rules.length > 0 || options.normalise?.hook !== undefined;
+  const calls: Record<string, readonly CassetteCall[]> = normalising ? normaliseCalls(cassette.calls, normaliser.apply) : cassette.calls;
+  const sessions = new Map<string, SessionState>(Object.keys(calls).map((lineage) => [lineage, { next: 0 }]));
+  const threader = new Threader();
+  const binding = new SessionBinding(calls);
   const warnings: ReplayWarning[] = [];
   const failures: CassetteError[] = [];
+  const answerFailure = options.failures ?? 'respond';
 
-  const fail = (state: SessionState, error: CassetteError): Promise<never> => {
+  const fail = (state: SessionState, error: CassetteError): Promise<Response> => {
     state.failure ??= error;
     failures.push(error);
-    return Promise.reject(error);
+    return answerFailure === 'reject' ? Promise.reject(error) : Promise.resolve(failureResponse(error));
   };
 
   const replayingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = incomingCall(input, init);
     const signal = callerSignal(input, init);
     if (signal.aborted) throw signal.reason;
-    const lineage = resolveLineage(request.headers);
-    const state = sessions.get(lineage) ?? { next: 0 };
-    sessions.set(lineage, state);
-    const recorded = cassette.calls[lineage];
-    const call = ++state.next;
+    const named = explicitLineage(request.headers);
+    // A named call takes its cursor on arrival; a derived one once its content says which session it is.
+    const taken = named === undefined ? undefined : take(named);
+    const body = await request.text();
+    const { content, stream } = readRequest(body);
+    const live = normalising ? normaliser.apply(content) : content;
+    const { lineage, state, call } = taken ?? take(place(live));
+    options.onCall?.({ lineage, body, headers: request.headers });
+    const recorded = calls[lineage];
     if (state.failure) return fail(state, state.failure);
-    if (!recorded) return fail(state, unrecordedSession(lineage, Object.keys(cassette.calls).sort(), context));
+    if (!recorded) return fail(state, unrecordedSession(lineage, Object.keys(calls).sort(), context));
     const entry = recorded[call - 1];
     if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context));
+    if (named === undefined) threader.settle(lineage, replyOfResponse(entry.response));
 
-    const live = requestContent(await request.text());
+    // An authored turn answers either way; a recorded stream answers only a streaming call, and the reverse.
+    const switched = entry.request === null ? undefined : streamSwitch(entry.response, stream);
+    if (switched) return fail(state, requestMismatch(lineage, call, switched, context));
     // The equality check allocates nothing; the readable divergence is built only for a mismatch.
     const divergence = entry.request === null || jsonEqual(entry.request, live) ? undefined : firstDivergence(entry.request, live);
     if (divergence && mode === 'strict') return fail(state, requestMismatch(lineage, call, divergence, context));
     if (divergence) warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
-    return respond(entry.response, timing, signal);
+    const response = entry.request === null && !stream && 'events' in entry.response ? completionFromStream(entry.response) : entry.response;
+    return respond(response, timing, signal);
+  };
+
+  const take = (lineage: string): { lineage: string; state: SessionState; call: number } => {
+    const state = sessions.get(lineage) ?? { next: 0 };
+    sessions.set(lineage, state);
+    binding.claim(lineage);
+    return { lineage, state, call: ++state.next };
+  };
+
+  /** The session of a call that names none, decided and filed synchronously so concurrent calls see each other. */
+  const place = (live: CanonicalRequest): string => {
+    const threadInput = threader.input(messagesOf(live));
+    const placement = threader.place(threadInput);
+    const lineage = placement.kind === 'start' ? binding.bind(placement, live) : placement.lineage;
+    threader.commit(lineage, threadInput, placement);
+    return lineage;
   };
 
   const warn = (warning: ReplayWarning): void => {
@@ -112,12 +171,13 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   const report = (): ReplayReport => ({
     sessions: [...sessions.entries()]
       .map(([lineage, state]) => {
-        const total = cassette.calls[lineage]?.length ?? 0;
+        const total = calls[lineage]?.length ?? 0;
         return { lineage, consumed: Math.min(state.next, total), total };
       })
       .sort((a, b) => (a.lineage < b.lineage ? -1 : a.lineage > b.lineage ? 1 : 0)),
     warnings: [...warnings],
     failures: [...failures],
+    unusedRules: normaliser.unused(),
   });
 
   return Object.assign(replayingFetch, {
@@ -129,6 +189,21 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
       if (left.length > 0) throw unconsumedCalls(left, context);
     },
   });
+}
+
+/** A streaming call answered from a JSON recording, or the reverse: the client could not read it. */
+function streamSwitch(response: RecordedResponse, live: boolean): Divergence | undefined {
+  const recorded = 'events' in response ? true : 'body' in response ? false : undefined;
+  return recorded === undefined || recorded === live ? undefined : { path: 'stream', recorded, live };
+}
+
+function normaliseCalls(
+  calls: Readonly<Record<string, readonly CassetteCall[]>>,
+  apply: (request: CanonicalRequest) => CanonicalRequest,
+): Record<string, readonly CassetteCall[]> {
+  const out: Record<string, readonly CassetteCall[]> = {};
+  for (const [lineage, list] of Object.entries(calls)) out[lineage] = list.map((call) => (call.request === null ? call : { ...call, request: apply(call.request) }));
+  return out;
 }
 
 function driftMessage(lineage: string, call: number, divergence: Divergence): string {

@@ -1,0 +1,47 @@
+import type { BodyResponse, StreamedResponse } from '../cassette/types.js';
+import { replyOfResponse } from '../threading/reply-of-response.js';
+
+/**
+ * An authored turn (compiled to a stream) answered as a `chat.completion` JSON body, for a client
+ * that asked with `stream: false`: a script says what the model answers, not how it is carried.
+ * Only for authored calls; a recorded stream is never turned into a body (REQUEST_MISMATCH).
+ */
+export function completionFromStream(stream: StreamedResponse): BodyResponse {
+  const reply = replyOfResponse(stream) ?? { text: '', toolCalls: [] };
+  let id = 'chatcmpl-nestcast';
+  let model = 'nestcast-authored';
+  let created = 0;
+  let finish: unknown = 'stop';
+  let usage: unknown;
+  for (const event of stream.events) {
+    if (!('data' in event)) continue;
+    let chunk: Record<string, unknown>;
+    try {
+      chunk = JSON.parse(event.data) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (typeof chunk['id'] === 'string') id = chunk['id'];
+    if (typeof chunk['model'] === 'string') model = chunk['model'];
+    if (typeof chunk['created'] === 'number') created = chunk['created'];
+    if (chunk['usage']) usage = chunk['usage'];
+    const choice = Array.isArray(chunk['choices']) ? (chunk['choices'][0] as Record<string, unknown> | undefined) : undefined;
+    if (typeof choice?.['finish_reason'] === 'string') finish = choice['finish_reason'];
+  }
+  const message = {
+    role: 'assistant',
+    content: reply.text === '' && reply.toolCalls.length > 0 ? null : reply.text,
+    ...(reply.toolCalls.length === 0
+      ? {}
+      : { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }),
+  };
+  const body = {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+    ...(usage === undefined ? {} : { usage }),
+  };
+  return { status: stream.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
