@@ -1,9 +1,16 @@
-import { canonicalRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
+import { LINEAGE_HEADER } from '../../harness/llm/types.js';
+import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import type { Secret } from '../cassette/find-secret.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../cassette/types.js';
-import { resolveLineage } from '../lineage/resolve-lineage.js';
+import { explicitLineage } from '../lineage/resolve-lineage.js';
+import { createNormaliser } from '../normalisation/normaliser.js';
+import type { Normalisation, UnusedRule } from '../normalisation/types.js';
+import { replyOfResponse } from '../threading/reply-of-response.js';
+import { messagesOf } from '../threading/thread-calls.js';
+import { Threader, type ThreadInput } from '../threading/threader.js';
+import type { AmbiguousChild } from '../threading/types.js';
 import { callerSignal } from '../replay/caller-signal.js';
 import { captureResponse, DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
 import { classifyFailure } from './classify-failure.js';
@@ -19,6 +26,24 @@ export interface RecordingOptions {
   readonly secrets?: readonly string[];
   /** Response headers to keep (lower case). Default: content-type, retry-after, retry-after-ms, x-request-id. */
   readonly responseHeaders?: readonly string[];
+  /**
+   * Applied to every request before it is fingerprinted, threaded and stored. The declarative rules
+   * are saved in meta.json, so replay normalises the same way; a hook must be given to replay too.
+   */
+  readonly normalise?: Normalisation;
+  /**
+   * Send the call's lineage (named or derived) upstream in `x-session-lineage`. Only for an
+   * upstream that is nestcast's own model server; a real endpoint never sees the header.
+   */
+  readonly forwardLineage?: boolean;
+}
+
+/** What the recorder noticed that the user should act on. */
+export interface RecordReport {
+  /** Children that matched several open tool calls equally (AMBIGUOUS_CHILD). */
+  readonly ambiguities: readonly AmbiguousChild[];
+  /** Declarative normalisation rules that changed no request of the recording (UNUSED_RULE). */
+  readonly unusedRules: readonly UnusedRule[];
 }
 
 /** What the caller may state about a recording; the rest is filled in from the calls seen. */
@@ -38,11 +63,14 @@ export interface RecordingFetch {
    * SECRET_IN_RECORDING and writing nothing if one is found), then saves it to `dir`.
    */
   save(dir: string, provenance?: ProvenanceInput): Promise<SaveResult>;
+  report(): RecordReport;
 }
 
 interface Capture {
   request: CanonicalRequest;
   readonly url: URL;
+  /** Key of the request's messages, set for a call whose session was derived: later calls that extend it wait for its reply. */
+  threadKey?: string;
   response?: RecordedResponse;
   readonly settled: Promise<void>;
 }
@@ -57,12 +85,40 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   const keepHeaders = options.responseHeaders ?? DEFAULT_RESPONSE_HEADERS;
   const secrets = new Map<string, Secret>((options.secrets ?? []).map((value, i) => [value, { value, label: `secret #${i + 1}` }]));
   const sessions = new Map<string, Capture[]>();
+  const normaliser = createNormaliser(options.normalise ?? {}, 'the recording options');
+  const threader = new Threader();
+  /** Derived calls whose reply is still streaming, by the key of their messages. */
+  const inFlight = new Set<Capture>();
+
+  /**
+   * Waits for the replies a call's placement may depend on: of calls it extends, and, if it starts
+   * a session (a child of any of them), of every call in flight. Record timing only; never the bytes.
+   */
+  const threadAfterReplies = async (input: ThreadInput, capture: Capture): Promise<string> => {
+    for (;;) {
+      const extended = [...inFlight].filter((capture) => capture.threadKey !== undefined && input.prefixes.includes(capture.threadKey));
+      if (extended.length > 0) {
+        await Promise.all(extended.map((capture) => capture.settled));
+        continue;
+      }
+      const placement = threader.place(input);
+      if (placement.kind === 'start' && inFlight.size > 0) {
+        await Promise.all([...inFlight].map((capture) => capture.settled));
+        continue;
+      }
+      threader.commit(placement.lineage, input, placement);
+      // In flight from the moment it is filed, so a call placed next waits for its reply.
+      capture.threadKey = input.prefixes[input.prefixes.length - 1];
+      inFlight.add(capture);
+      return placement.lineage;
+    }
+  };
 
   const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const signal = callerSignal(input, init);
     if (signal.aborted) throw signal.reason;
-    const lineage = resolveLineage(request.headers);
+    const named = explicitLineage(request.headers);
     for (const secret of credentialSecrets(request.headers)) if (!secrets.has(secret.value)) secrets.set(secret.value, secret);
     let settle!: () => void;
     const capture: Capture = {
@@ -70,21 +126,36 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
       url: new URL(request.url),
       settled: new Promise<void>((resolve) => (settle = resolve)),
     };
+    let lineage = named;
+    try {
+      capture.request = normaliser.apply(readRequest(await request.clone().text()).content);
+      if (lineage === undefined) {
+        const threadInput = threader.input(messagesOf(capture.request));
+        lineage = await threadAfterReplies(threadInput, capture);
+      }
+    } catch (error) {
+      settle();
+      throw error;
+    }
     const calls = sessions.get(lineage) ?? [];
     sessions.set(lineage, calls);
     calls.push(capture);
+    const derived = named === undefined ? lineage : undefined;
+    const finish = (recorded: RecordedResponse): void => {
+      capture.response = recorded;
+      if (derived !== undefined) {
+        threader.settle(derived, replyOfResponse(recorded));
+        inFlight.delete(capture);
+      }
+      settle();
+    };
     try {
-      capture.request = canonicalRequest(await request.clone().text());
       const startedAt = performance.now();
-      const response = await realFetch(request, { signal });
-      void captureResponse(response.clone(), { startedAt, signal, keepHeaders }).then((recorded) => {
-        capture.response = recorded;
-        settle();
-      });
+      const response = await realFetch(upstreamRequest(request, lineage, options.forwardLineage === true), { signal });
+      void captureResponse(response.clone(), { startedAt, signal, keepHeaders }).then(finish);
       return response;
     } catch (error) {
-      capture.response = { error: classifyFailure(error, signal, undefined) };
-      settle();
+      finish({ error: classifyFailure(error, signal, undefined) });
       throw error;
     }
   };
@@ -99,7 +170,11 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     const first = all[0];
     const model = provenance.model ?? (typeof first?.request['model'] === 'string' ? first.request['model'] : undefined);
     const host = provenance.host ?? (first === undefined ? undefined : stableHost(first.url));
+    const rules = normaliser.rules;
+    const ambiguities = threader.ambiguities().map(({ lineage, candidates }) => ({ lineage, candidates }));
     return {
+      ...(rules.length === 0 ? {} : { normalise: rules }),
+      ...(ambiguities.length === 0 ? {} : { ambiguities }),
       provenance: {
         source: provenance.source ?? 'recorded',
         ...(host === undefined ? {} : { host }),
@@ -114,6 +189,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
 
   return Object.assign(recordingFetch, {
     cassette,
+    report: (): RecordReport => ({ ambiguities: threader.ambiguities(), unusedRules: normaliser.unused() }),
     save: async (dir: string, provenance?: ProvenanceInput) => saveCassette(dir, await cassette(provenance), { secrets: [...secrets.values()] }),
   });
 }
@@ -122,4 +198,13 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
 function stableHost(url: URL): string {
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   return loopback ? url.hostname : url.host;
+}
+
+/** The call as the upstream gets it: the lineage header is ours, so it goes only to our own model server. */
+function upstreamRequest(request: Request, lineage: string, forward: boolean): Request {
+  if (!forward && !request.headers.has(LINEAGE_HEADER)) return request;
+  const headers = new Headers(request.headers);
+  if (forward) headers.set(LINEAGE_HEADER, lineage);
+  else headers.delete(LINEAGE_HEADER);
+  return new Request(request, { headers });
 }

@@ -69,6 +69,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     mode: hasAuthoredCalls(cassette) ? 'sequence' : 'strict',
     timing: options.timing ?? 'instant',
     recordHint,
+    ...(options.scenario.normalise === undefined ? {} : { normalise: { rules: options.scenario.normalise } }),
   });
   const outbox = join(options.workDir, 'outbox');
   await mkdir(outbox, { recursive: true });
@@ -143,7 +144,13 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     }
   }
   const upstream = server ? redirectingFetch(globalThis.fetch, MODEL_SERVER_STAND_IN, server.url) : globalThis.fetch;
-  const recording = createRecordingFetch({ fetch: upstream, secrets: apiKey ? [apiKey] : [] });
+  const recording = createRecordingFetch({
+    fetch: upstream,
+    secrets: apiKey ? [apiKey] : [],
+    // Our own model server serves sessions by the header; a real endpoint never gets it.
+    forwardLineage: server !== undefined,
+    ...(scenario.normalise === undefined ? {} : { normalise: { rules: scenario.normalise } }),
+  });
   const outbox = join(options.workDir, 'outbox');
   await mkdir(outbox, { recursive: true });
   const protocol = new ProtocolRecorder();
@@ -163,7 +170,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     async finish() {
       const own = await recording.cassette({ baseUrl });
       const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
-      const merged: Cassette = { provenance: own.provenance, calls };
+      const merged: Cassette = { ...own, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
       const exchanges = await protocol.exchanges();

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../../harness/tools/types.js';
 import type { TurnEndReason } from '../../harness/session/types.js';
 import type { ToolRestriction } from '../../harness/tools/types.js';
 import type { AuthoredScript } from '../authored/index.js';
+import type { NormalisationRule } from '../normalisation/types.js';
 
 /** A subagent provider the scenario loads, by kind. `acp` starts a real child process. */
 export type ScenarioProvider =
@@ -81,6 +82,11 @@ export interface ScenarioDefinition {
    * against a real API.
    */
   readonly script?: AuthoredScript;
+  /**
+   * Rules applied to every request before matching and threading, for values the code under test
+   * makes up on every run (thread ids, timestamps). Saved in the recording's meta.json.
+   */
+  readonly normalise?: readonly NormalisationRule[];
   readonly expect?: ScenarioExpectations;
 }
 
