@@ -1,0 +1,74 @@
+import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from '@openai/agents';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { AuthoredScript } from '../../toolkit/authored/types.js';
+import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+
+setTracingDisabled(true);
+
+/** An orchestrator with two agents-as-tools; in one turn it asks the math agent twice and the poet once. */
+const orchestrate: FrameworkRun<string> = async (fetch, baseURL) => {
+  const client = new OpenAI({ apiKey: 'sk-test-not-a-key', baseURL, fetch, maxRetries: 0 });
+  const model = new OpenAIChatCompletionsModel(client, 'scripted');
+  const math = new Agent({ name: 'math', instructions: 'You compute.', model });
+  const poet = new Agent({ name: 'poet', instructions: 'You write short poems.', model });
+  const orchestrator = new Agent({
+    name: 'orchestrator',
+    instructions: 'Delegate to your tools.',
+    model,
+    tools: [
+      math.asTool({ toolName: 'ask_math', toolDescription: 'Ask the math agent' }),
+      poet.asTool({ toolName: 'ask_poet', toolDescription: 'Ask the poet agent' }),
+    ],
+  });
+  const result = await run(orchestrator, 'Compute two sums and write a haiku.');
+  return String(result.finalOutput);
+};
+
+/** Keyed by the lineages nestcast derives: `main`, and `main/<tool-call id>` for each agent-as-tool. */
+const script: AuthoredScript = {
+  model: 'scripted',
+  lineages: {
+    main: [
+      {
+        toolCalls: [
+          { id: 'call_sum_small', name: 'ask_math', args: { input: 'What is 2+2?' } },
+          { id: 'call_haiku', name: 'ask_poet', args: { input: 'A haiku about the sea' } },
+          { id: 'call_sum_large', name: 'ask_math', args: { input: 'What is 300+400?' } },
+        ],
+      },
+      { text: 'Done: 4, 700, and a haiku.' },
+    ],
+    'main/call_sum_small': [{ text: 'The answer is 4.' }],
+    'main/call_sum_large': [{ text: 'The answer is 700.' }],
+    'main/call_haiku': [{ text: 'Waves fold into foam' }],
+  },
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await makeTempDir('agents-sdk-');
+});
+afterAll(async () => {
+  await removeTempDir(dir);
+});
+
+describe('OpenAI Agents SDK, agents as tools, no lineage in user code', () => {
+  test('recorded against the model server from a script keyed by derived lineages, it replays 50 times with random delays and 0 failures', async () => {
+    const recorded = await recordFramework({ script, dir, run: orchestrate, seed: 11 });
+    expect(recorded.result).toBe('Done: 4, 700, and a haiku.');
+    expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/call_haiku', 'main/call_sum_large', 'main/call_sum_small']);
+    expect(recorded.served).toEqual(Object.entries(recorded.cassette.calls).map(([lineage, calls]) => ({ lineage, consumed: calls.length, total: calls.length })).sort((a, b) => (a.lineage < b.lineage ? -1 : 1)));
+    expect(recorded.report.ambiguities).toEqual([]);
+    // Each child's recorded answer is its own: the poet never got a sum.
+    const childCall = (lineage: string) => JSON.stringify(recorded.cassette.calls[lineage]?.[0]);
+    expect(childCall('main/call_haiku')).toContain('A haiku about the sea');
+    expect(childCall('main/call_haiku')).toContain('Waves fold');
+    expect(childCall('main/call_sum_large')).toContain('300+400');
+
+    const { results, failures } = await replayFramework({ cassette: recorded.cassette, run: orchestrate, times: 50, seed: 1000 });
+    expect(failures).toEqual([]);
+    expect(new Set(results)).toEqual(new Set(['Done: 4, 700, and a haiku.']));
+  });
+});
