@@ -219,3 +219,54 @@ describe('secrets', () => {
     await expect(fetch.save(dir)).rejects.toMatchObject({ code: 'SECRET_IN_RECORDING', message: expect.stringContaining('secret #1 appears verbatim in session "main"') });
   });
 });
+
+describe('what the real endpoint sees', () => {
+  test('the lineage header never reaches the real endpoint; forwardLineage sends the resolved lineage to our own model server', async () => {
+    const seen: (string | undefined)[] = [];
+    server = await startLoopbackServer((req, res) => {
+      seen.push(req.headers['x-session-lineage'] as string | undefined);
+      streamHeaders(res);
+      res.end(sseFrames([chunk('ok')]));
+    });
+    const plain = createRecordingFetch();
+    await (await plain(`${server.url}/chat/completions`, post('main/call_1'))).text();
+    const forwarding = createRecordingFetch({ forwardLineage: true });
+    await (await forwarding(`${server.url}/chat/completions`, post('main/call_1'))).text();
+    await (await withLineage('main/c2', () => forwarding(`${server!.url}/chat/completions`, { ...post('x'), headers: { 'content-type': 'application/json' } }))).text();
+    expect(seen).toEqual([undefined, 'main/call_1', 'main/c2']);
+    expect(Object.keys((await plain.cassette()).calls)).toEqual(['main/call_1']);
+  });
+
+  test('declarative normalisation rules apply before storing and are saved in meta.json; a rule that matched nothing is reported', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      streamHeaders(res);
+      res.end(sseFrames([chunk('ok')]));
+    });
+    const rules = [{ replace: 'thread-[0-9a-f]+', with: 'thread-<id>' }, { drop: 'metadata.never_there' }];
+    const fetch = createRecordingFetch({ normalise: { rules } });
+    await (await fetch(`${server.url}/chat/completions`, post('main', 'continue thread-9f3a2b'))).text();
+    expect(fetch.report().unusedRules).toMatchObject([{ code: 'UNUSED_RULE', rule: { drop: 'metadata.never_there' } }]);
+    await fetch.save(dir);
+    const cassette = await loadCassette(dir);
+    expect(cassette.normalise).toEqual(rules);
+    expect(JSON.stringify(cassette.calls['main']?.[0]?.request)).toContain('continue thread-<id>');
+  });
+
+  test('an invalid rule is NORMALISATION_INVALID naming the rule and the syntax; an invalid rule in meta.json is CASSETTE_INVALID', async () => {
+    expect(() => createRecordingFetch({ normalise: { rules: [{ replace: '(', with: '' }] } })).toThrow(
+      expect.objectContaining({ code: 'NORMALISATION_INVALID', message: expect.stringContaining('rule 1: Invalid regular expression') }),
+    );
+    expect(() => createRecordingFetch({ normalise: { rules: [{ drop: 'a..b' }] } })).toThrow(expect.objectContaining({ code: 'NORMALISATION_INVALID', message: expect.stringContaining('"a..b" is not a path') }));
+    server = await startLoopbackServer((_req, res) => {
+      streamHeaders(res);
+      res.end(sseFrames([chunk('ok')]));
+    });
+    const fetch = createRecordingFetch({ normalise: { rules: [{ drop: 'temperature' }] } });
+    await (await fetch(`${server.url}/chat/completions`, post('main'))).text();
+    await fetch.save(dir);
+    const { writeFile } = await import('node:fs/promises');
+    const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(dir, 'meta.json'), JSON.stringify({ ...meta, normalise: [{ replace: '[', with: '' }] }));
+    await expect(loadCassette(dir)).rejects.toMatchObject({ code: 'CASSETTE_INVALID', message: expect.stringContaining('meta.json: normalise:') });
+  });
+});

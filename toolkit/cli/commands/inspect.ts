@@ -52,6 +52,17 @@ export const inspectCommand: Command = {
         });
       }
     }
+    if (cassette.normalise && cassette.normalise.length > 0) {
+      lines.push('', `  normalise  ${cassette.normalise.map((rule) => JSON.stringify(rule)).join(', ')}`);
+    }
+    for (const ambiguity of cassette.ambiguities ?? []) {
+      const calls = ambiguity.candidates.map((call) => `${call.name} call ${call.id} of "${call.lineage}"`).join(' and ');
+      lines.push(
+        '',
+        `  ${p.bold('AMBIGUOUS_CHILD')} session "${ambiguity.lineage}" matched ${calls} equally and was filed under the first.`,
+        '    Fix: give those calls different arguments, or name the child with the x-session-lineage header or withLineage.',
+      );
+    }
     io.stdout(`${lines.join('\n')}\n`);
     return 0;
   },
