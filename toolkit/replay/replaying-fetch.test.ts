@@ -308,3 +308,51 @@ describe('failures seen through the openai SDK', () => {
     expect(fetch.report().failures).toHaveLength(1);
   });
 });
+
+describe('calls without a lineage, threaded by content', () => {
+  // What the client sends back for the parent's reply: reshaped (content null, arguments re-serialised), as frameworks do.
+  const parentAskLive = { role: 'assistant', content: null, tool_calls: [
+    { id: 'call_a', type: 'function', function: { name: 'agent', arguments: '{ "task": "count the apples" }' } },
+    { id: 'call_b', type: 'function', function: { name: 'agent', arguments: '{ "task": "count the pears" }' } },
+  ] };
+  const tree = (): Cassette => {
+    const parentAsk = parentAskLive;
+    const toolStream = (ids: readonly [string, string][]) => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      events: ids.map(([id, task], index) => ({ delay: 0, data: JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name: 'agent', arguments: JSON.stringify({ task }) } }] } }] }) })),
+      done: true,
+    });
+    return cassetteOf({
+      main: [
+        { request: chatRequest([user('count fruit')]), response: toolStream([['call_a', 'count the apples'], ['call_b', 'count the pears']]) },
+        { request: chatRequest([user('count fruit'), parentAsk, { role: 'tool', tool_call_id: 'call_a', content: '3 apples' }, { role: 'tool', tool_call_id: 'call_b', content: '5 pears' }]), response: textStream(['8 fruit']) },
+      ],
+      'main/call_a': [{ request: chatRequest([user('Please count the apples')]), response: textStream(['3 apples']) }],
+      'main/call_b': [{ request: chatRequest([user('Please count the pears')]), response: textStream(['5 pears']) }],
+    });
+  };
+  for (const mode of ['strict', 'sequence'] as const) {
+    for (const order of [['apples', 'pears'], ['pears', 'apples']] as const) {
+      test(`${mode} mode: concurrent children get their own recordings whatever order they call in (${order.join(' first, then ')})`, async () => {
+        const fetch = createReplayingFetch(tree(), { mode });
+        await (await fetch(...post(undefined, [user('count fruit')]))).text();
+        const answers = await Promise.all(order.map(async (fruit) => (await fetch(...post(undefined, [user(`Please count the ${fruit}`)]))).text()));
+        expect(answers[0]).toContain(order[0] === 'apples' ? '3 apples' : '5 pears');
+        expect(answers[1]).toContain(order[1] === 'apples' ? '3 apples' : '5 pears');
+        const last = await fetch(...post(undefined, [user('count fruit'), parentAskLive, { role: 'tool', tool_call_id: 'call_a', content: '3 apples' }, { role: 'tool', tool_call_id: 'call_b', content: '5 pears' }]));
+        expect(await last.text()).toContain('8 fruit');
+        fetch.assertConsumed();
+        expect(fetch.report().warnings).toEqual([]);
+      });
+    }
+  }
+
+  test('sequence mode serves a drifted child its own parent tool call\'s recording, never a sibling\'s', async () => {
+    const fetch = createReplayingFetch(tree(), { mode: 'sequence' });
+    await (await fetch(...post(undefined, [user('count fruit')]))).text();
+    const pears = await (await fetch(...post(undefined, [user('Please count the pears, carefully')]))).text();
+    expect(pears).toContain('5 pears');
+    expect(fetch.report().warnings).toMatchObject([{ code: 'REQUEST_DRIFT', lineage: 'main/call_b' }]);
+  });
+});
