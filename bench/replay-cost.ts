@@ -11,6 +11,11 @@ import { ratioRow, type Row } from './table.js';
 const INJECTED_BASE_URL = 'http://127.0.0.1:9/v1';
 export const REPLAY_GOAL = 1.15;
 
+/** The adapter names its session in the header; the openai SDK names none, so replay threads it by content. */
+function nestcastSubject(consumer: string): string {
+  return consumer === 'adapter' ? 'nestcast replaying fetch (header)' : 'nestcast replaying fetch (threaded, no header)';
+}
+
 /**
  * Item 1: one model call of 50 streamed text events, per consumer, served five ways side by side.
  * Goal: nestcast's replaying fetch within 1.15x of the floor.
@@ -28,12 +33,15 @@ export async function benchReplayCost(): Promise<Row[]> {
       try {
         const subjects: Subject[] = [
           { name: 'floor (bytes from memory)', run: bindInjected(floorFetch) },
-          { name: 'nestcast replaying fetch', run: bindInjected(await nestcastReplay(floorFetch, bindInjected)) },
+          { name: nestcastSubject(consumer.name), run: bindInjected(await nestcastReplay(floorFetch, bindInjected)) },
           { name: 'Polly.js replay', run: bindInjected(polly.fetch) },
           { name: 'msw handler', run: consumer.bind(globalFetch, MSW_BASE_URL) },
           { name: 'live loopback server', run: consumer.bind(realFetch, `${live.url}/v1`) },
         ];
-        for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
+        for (const subject of subjects) {
+          process.stderr.write(`[bench] check ${subject.name}\n`);
+          await checkedCall(subject.name, subject.run as Call);
+        }
         const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
         const floor = statsOf(results, 'floor (bytes from memory)');
         const item = `1 replay/${consumer.name}`;

@@ -6,7 +6,8 @@ import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
-import { replyOfResponse } from '../threading/reply-of-response.js';
+import { mayAskForTools, replyOfResponse } from '../threading/reply-of-response.js';
+import type { ReplySource } from '../threading/threader.js';
 import { messagesOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
 import {
@@ -134,7 +135,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     if (!recorded) return fail(state, unrecordedSession(lineage, Object.keys(calls).sort(), context));
     const entry = recorded[call - 1];
     if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context));
-    if (named === undefined) threader.settle(lineage, replyOfResponse(entry.response));
+    if (named === undefined) threader.settle(lineage, recordedReply(entry.response));
 
     // An authored turn answers either way; a recorded stream answers only a streaming call, and the reverse.
     const switched = entry.request === null ? undefined : streamSwitch(entry.response, stream);
@@ -189,6 +190,20 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
       if (left.length > 0) throw unconsumedCalls(left, context);
     },
   });
+}
+
+/** Recorded replies are immutable: each is parsed at most once, and only when a later call needs it. */
+const replies = new WeakMap<RecordedResponse, ReplySource>();
+
+function recordedReply(response: RecordedResponse): ReplySource {
+  if ('error' in response) return undefined;
+  let source = replies.get(response);
+  if (!source) {
+    let parsed: { reply: ReturnType<typeof replyOfResponse> } | undefined;
+    source = { load: () => (parsed ??= { reply: replyOfResponse(response) }).reply, mayAskForTools: mayAskForTools(response) };
+    replies.set(response, source);
+  }
+  return source;
 }
 
 /** A streaming call answered from a JSON recording, or the reverse: the client could not read it. */

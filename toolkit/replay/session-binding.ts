@@ -4,6 +4,12 @@ import type { CassetteCall } from '../cassette/types.js';
 import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
 import type { Placement } from '../threading/types.js';
 
+interface Group {
+  readonly lineages: string[];
+  /** Every lineage before this index is bound: the common case (sessions start in recorded order) costs O(1). */
+  firstFree: number;
+}
+
 /**
  * Binds a live session the threader saw start to a recorded one, by content: among the recorded
  * sessions hanging from the same tool call (or the recorded roots), the first not yet bound whose
@@ -12,29 +18,14 @@ import type { Placement } from '../threading/types.js';
  * order they start in.
  */
 export class SessionBinding {
-  readonly #groups = new Map<string, string[]>();
+  readonly #groups = new Map<string, Group>();
   readonly #bound = new Set<string>();
   readonly #calls: Readonly<Record<string, readonly CassetteCall[]>>;
-
   #indexed = 0;
 
   constructor(calls: Readonly<Record<string, readonly CassetteCall[]>>) {
     this.#calls = calls;
-  }
-
-  /** Sessions may be added while serving (the model server's `add`): index again when the set grew. */
-  #index(): void {
-    const lineages = Object.keys(this.#calls);
-    if (lineages.length === this.#indexed) return;
-    this.#indexed = lineages.length;
-    this.#groups.clear();
-    for (const lineage of lineages) {
-      const key = linkKey(lineage);
-      const group = this.#groups.get(key) ?? [];
-      group.push(lineage);
-      this.#groups.set(key, group);
-    }
-    for (const group of this.#groups.values()) group.sort((a, b) => siblingOrder(a) - siblingOrder(b) || (a < b ? -1 : a > b ? 1 : 0));
+    this.#index();
   }
 
   /** A lineage used by name (a header, a scope, a continued session) is taken. */
@@ -44,16 +35,46 @@ export class SessionBinding {
 
   /** The recorded lineage a starting session binds to; the threader's name when none is left (UNRECORDED_SESSION follows). */
   bind(placement: Extract<Placement, { kind: 'start' }>, live: Json): string {
-    this.#index();
     const key = placement.parent ? `${placement.parent.lineage}\u0000${placement.parent.id}` : ROOT;
-    const free = (this.#groups.get(key) ?? []).filter((lineage) => !this.#bound.has(lineage));
-    const equal = free.find((lineage) => {
-      const first = this.#calls[lineage]?.[0]?.request;
-      return first === null || (first !== undefined && jsonEqual(first, live));
-    });
-    const chosen = equal ?? free[0] ?? placement.lineage;
+    // Sessions may be added while serving (the model server's `add`): index again only on a miss.
+    const chosen = this.#choose(key, live) ?? (this.#index() ? this.#choose(key, live) : undefined) ?? placement.lineage;
     this.#bound.add(chosen);
     return chosen;
+  }
+
+  #choose(key: string, live: Json): string | undefined {
+    const group = this.#groups.get(key);
+    if (!group) return undefined;
+    while (group.firstFree < group.lineages.length && this.#bound.has(group.lineages[group.firstFree] as string)) group.firstFree++;
+    let first: string | undefined;
+    for (let i = group.firstFree; i < group.lineages.length; i++) {
+      const lineage = group.lineages[i] as string;
+      if (this.#bound.has(lineage)) continue;
+      first ??= lineage;
+      const request = this.#calls[lineage]?.[0]?.request;
+      if (request === null || (request !== undefined && jsonEqual(request, live))) return lineage;
+    }
+    return first;
+  }
+
+  /** True when the cassette had sessions not indexed yet. */
+  #index(): boolean {
+    const lineages = Object.keys(this.#calls);
+    if (lineages.length === this.#indexed) return false;
+    this.#indexed = lineages.length;
+    const byKey = new Map<string, string[]>();
+    for (const lineage of lineages) {
+      const key = linkKey(lineage);
+      const list = byKey.get(key) ?? [];
+      list.push(lineage);
+      byKey.set(key, list);
+    }
+    this.#groups.clear();
+    for (const [key, list] of byKey) {
+      list.sort((a, b) => siblingOrder(a) - siblingOrder(b) || (a < b ? -1 : a > b ? 1 : 0));
+      this.#groups.set(key, { lineages: list, firstFree: 0 });
+    }
+    return true;
   }
 }
 
@@ -71,7 +92,9 @@ function siblingOrder(lineage: string): number {
   const child = /#(\d+)$/.exec(lineage);
   if (child) return Number(child[1]);
   if (lineage === DEFAULT_LINEAGE) return 1;
-  const root = new RegExp(`^${DEFAULT_LINEAGE}-(\\d+)$`).exec(lineage);
+  const root = ROOT_NAME.exec(lineage);
   if (root) return Number(root[1]);
   return lineage.includes('/') ? 1 : Number.MAX_SAFE_INTEGER;
 }
+
+const ROOT_NAME = new RegExp(`^${DEFAULT_LINEAGE}-(\\d+)$`);

@@ -41,6 +41,16 @@ export function replyOfResponse(response: RecordedResponse): Reply | undefined {
   return { text, toolCalls };
 }
 
+/**
+ * Whether the response may hold tool calls, without parsing it: a recorded reply is read for its
+ * tool calls only when it may have some.
+ */
+export function mayAskForTools(response: RecordedResponse): boolean {
+  if ('error' in response) return false;
+  if ('body' in response) return response.body.includes('"tool_calls"');
+  return response.events.some((event) => 'data' in event && event.data.includes('"tool_calls"'));
+}
+
 function replyOfBody(body: string): Reply | undefined {
   const message = record(firstChoice(parse(body))?.['message']);
   if (!message) return undefined;

@@ -6,20 +6,31 @@ import type { AmbiguousChild, Placement, Reply, ToolCallRef } from './types.js';
 /** A call's messages, keyed once: what every decision about the call reads. */
 export interface ThreadInput {
   readonly messages: readonly Json[];
+  /** `keys[i]`: identity of message i (`messageKey`). */
+  readonly keys: readonly string[];
   /** `prefixes[k]`: key of the first k messages (`prefixes[0]` is the empty conversation). */
   readonly prefixes: readonly string[];
 }
 
+/**
+ * What a call got back: the reply, or a way to rebuild it when first needed (replay parses a
+ * recorded response only if a later call asks), and whether it may hold tool calls at all.
+ */
+export type ReplySource = Reply | undefined | { readonly load: () => Reply | undefined; readonly mayAskForTools: boolean };
+
 interface SessionThread {
   readonly lineage: string;
-  /** Key of the session's last request. */
+  /** Key of the session's last request: where its next call is looked for. */
   last: string;
-  /** Key the next call of the session starts with: last request + reply, or the last request again after a failure. */
-  continuation?: string;
-  /** Ids of the tool calls the last reply asked for: the next call must answer one of them first. */
-  asked: ReadonlySet<string>;
-  /** Tool calls of the last reply, not yet answered by the session's next call. */
+  /** The last call failed: its retry repeats the request. */
+  failed: boolean;
+  source?: Exclude<ReplySource, undefined>;
+  reply?: Reply | undefined;
+  replyKey?: string;
+  /** Tool calls of the last reply, registered once it has been read for them. */
   open: OpenCall[];
+  scanned: boolean;
+  waiting: boolean;
 }
 
 interface OpenCall {
@@ -38,27 +49,33 @@ const MIN_MATCH = 3;
 /**
  * Derives the session of calls that name none, from their content (DESIGN §6 "Threaded
  * sessions"). A call continues the session whose last request plus reply its messages extend
- * (the longest wins); otherwise it starts one, the child `<parent>/<tool-call id>` of the open
- * tool call whose string argument its newest user message holds, or a root (`main`, then
- * `main-2`, …). Costs O(messages of the call): each message is keyed once, and every lookup is a
- * hash-map probe. The same calls in the same per-session order give the same names whatever
- * order sessions interleave in.
+ * (the longest wins), where a reply that asked for tools must be followed by their answers;
+ * otherwise it starts one: the child `<parent>/<tool-call id>` of the open tool call whose string
+ * argument its newest user message holds (longest match first), or a root (`main`, `main-2`, …).
+ * Costs O(messages of the call): each message is keyed once, every lookup is a hash-map probe,
+ * and a recorded reply is parsed only when a later call needs it. The same calls in the same
+ * per-session order get the same names whatever order sessions interleave in.
  */
 export class Threader {
   readonly #sessions = new Map<string, SessionThread>();
-  /** Continuation key → the sessions waiting for a call that starts with it. */
+  /** Key of a last request → the sessions whose next call starts with it. */
   readonly #waiting = new Map<string, SessionThread[]>();
+  /** The same for sessions whose last call failed: kept apart so a retry never walks a long list of finished twins. */
+  readonly #retrying = new Map<string, SessionThread[]>();
+  /** Sessions whose reply may hold tool calls not yet registered as open calls. */
+  #unscanned: SessionThread[] = [];
   readonly #calls: OpenCall[] = [];
   readonly #ambiguities: AmbiguousChild[] = [];
   #roots = 0;
 
   input(messages: readonly Json[]): ThreadInput {
+    const keys = messages.map(messageKey);
     const prefixes = [digest('')];
-    for (const message of messages) prefixes.push(digest(`${prefixes[prefixes.length - 1]}${messageKey(message)}`));
-    return { messages, prefixes };
+    for (const key of keys) prefixes.push(digest(`${prefixes[prefixes.length - 1]}${key}`));
+    return { messages, keys, prefixes };
   }
 
-  /** Where the call belongs; changes nothing until `commit`. */
+  /** Where the call belongs; changes nothing until `commit` (beyond reading replies it needs). */
   place(input: ThreadInput): Placement {
     const continued = this.#continuation(input);
     if (continued) return { kind: 'continue', lineage: continued.lineage };
@@ -87,34 +104,36 @@ export class Threader {
     let session = this.#sessions.get(lineage);
     if (session) {
       this.#unwait(session);
+      this.#scan(session);
       for (const call of session.open) call.answered = true;
     } else {
-      session = { lineage, last: '', asked: new Set(), open: [] };
+      session = { lineage, last: '', failed: false, open: [], scanned: true, waiting: false };
       this.#sessions.set(lineage, session);
     }
     session.last = input.prefixes[input.prefixes.length - 1] as string;
-    session.asked = new Set();
+    session.failed = false;
+    delete session.source;
+    delete session.reply;
+    delete session.replyKey;
     session.open = [];
+    session.scanned = true;
   }
 
   /** What the call filed last under `lineage` got back; `undefined` when it failed (its retry repeats the request). */
-  settle(lineage: string, reply: Reply | undefined): void {
+  settle(lineage: string, reply: ReplySource): void {
     const session = this.#sessions.get(lineage);
     if (!session) return;
     this.#unwait(session);
-    session.continuation = reply === undefined ? session.last : digest(`${session.last}${replyKey(reply)}`);
-    session.asked = new Set(reply?.toolCalls.map((call) => call.id) ?? []);
-    session.open = (reply?.toolCalls ?? []).map((call, index) => ({
-      ref: { lineage, id: call.id, name: call.name },
-      index,
-      strings: stringArguments(call.arguments),
-      answered: false,
-      children: 0,
-    }));
-    this.#calls.push(...session.open);
-    const list = this.#waiting.get(session.continuation) ?? [];
+    session.failed = reply === undefined;
+    if (reply !== undefined) session.source = reply;
+    const mayAsk = reply !== undefined && ('load' in reply ? reply.mayAskForTools : reply.toolCalls.length > 0);
+    session.scanned = !mayAsk;
+    if (mayAsk) this.#unscanned.push(session);
+    const map = session.failed ? this.#retrying : this.#waiting;
+    const list = map.get(session.last) ?? [];
     list.push(session);
-    this.#waiting.set(session.continuation, list);
+    map.set(session.last, list);
+    session.waiting = true;
   }
 
   /** Every ambiguous child seen so far, in the order they started. */
@@ -123,18 +142,48 @@ export class Threader {
   }
 
   #continuation(input: ThreadInput): SessionThread | undefined {
-    for (let k = input.prefixes.length - 1; k >= 0; k--) {
-      const waiting = this.#waiting.get(input.prefixes[k] as string);
+    const n = input.keys.length;
+    for (let k = n; k >= 0; k--) {
+      const key = input.prefixes[k] as string;
+      const retry = this.#retrying.get(key)?.[0];
+      if (retry) return retry;
+      const waiting = k === n ? undefined : this.#waiting.get(key);
       if (!waiting) continue;
-      // A reply that asked for tools is continued by their answers, not by a sibling that happens to share the prefix.
-      const next = input.messages[k];
-      const found = waiting.find((session) => session.asked.size === 0 || answers(next, session.asked));
-      if (found) return found;
+      for (const session of waiting) {
+        const reply = this.#replyOf(session);
+        if (reply === undefined || session.replyKey !== input.keys[k]) continue;
+        // A reply that asked for tools is continued by their answers, not by a sibling that happens to share the prefix.
+        if (reply.toolCalls.length === 0 || answers(input.messages[k + 1], reply)) return session;
+      }
     }
     return undefined;
   }
 
+  #replyOf(session: SessionThread): Reply | undefined {
+    if (session.replyKey === undefined && session.source !== undefined) {
+      session.reply = 'load' in session.source ? session.source.load() : session.source;
+      session.replyKey = session.reply === undefined ? '' : replyKey(session.reply);
+    }
+    return session.reply;
+  }
+
+  /** Registers the tool calls of a session's last reply as open calls, once. */
+  #scan(session: SessionThread): void {
+    if (session.scanned) return;
+    session.scanned = true;
+    session.open = (this.#replyOf(session)?.toolCalls ?? []).map((call, index) => ({
+      ref: { lineage: session.lineage, id: call.id, name: call.name },
+      index,
+      strings: stringArguments(call.arguments),
+      answered: false,
+      children: 0,
+    }));
+    this.#calls.push(...session.open);
+  }
+
   #parentsOf(input: ThreadInput): OpenCall[] {
+    for (const session of this.#unscanned) this.#scan(session);
+    this.#unscanned = [];
     const prompt = newestUserText(input.messages);
     if (prompt.length === 0) return [];
     let best: OpenCall[] = [];
@@ -162,18 +211,21 @@ export class Threader {
   }
 
   #unwait(session: SessionThread): void {
-    if (session.continuation === undefined) return;
-    const list = this.#waiting.get(session.continuation);
+    if (!session.waiting) return;
+    session.waiting = false;
+    const map = session.failed ? this.#retrying : this.#waiting;
+    const list = map.get(session.last);
     if (!list) return;
     const rest = list.filter((other) => other !== session);
-    if (rest.length === 0) this.#waiting.delete(session.continuation);
-    else this.#waiting.set(session.continuation, rest);
-    session.continuation = undefined;
+    if (rest.length === 0) map.delete(session.last);
+    else map.set(session.last, rest);
   }
 }
 
-function answers(message: Json | undefined, asked: ReadonlySet<string>): boolean {
-  return isObject(message) && message['role'] === 'tool' && typeof message['tool_call_id'] === 'string' && asked.has(message['tool_call_id']);
+function answers(message: Json | undefined, reply: Reply): boolean {
+  if (!isObject(message) || message['role'] !== 'tool') return false;
+  const id = message['tool_call_id'];
+  return reply.toolCalls.some((call) => call.id === id);
 }
 
 function newestUserText(messages: readonly Json[]): string {
