@@ -118,7 +118,7 @@ describe('serving a cassette through msw', () => {
     const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
     guard = installNetworkGuard({ handlers: served.handlers });
     const response = await fetch(`${realApi.url}/chat/completions`, { method: 'POST', headers: { 'x-session-lineage': 'main/call_9' }, body: '{}' });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ error: { code: 'UNRECORDED_SESSION', message: expect.stringContaining('Recorded sessions: main, main/call_1.') } });
     expect(served.replay.report().failures).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { CassetteError } from '../cassette/cassette-error.js';
 import type { Cassette } from '../cassette/types.js';
+import { failureResponse } from '../replay/failure-response.js';
 import { createReplayingFetch, type ReplayingFetch, type ReplayOptions } from '../replay/replaying-fetch.js';
 
 export interface MswCassetteOptions extends ReplayOptions {
@@ -15,12 +16,12 @@ export interface MswCassette {
   readonly replay: ReplayingFetch;
 }
 
-const STATUS_BY_CODE: Partial<Record<string, number>> = { UNRECORDED_SESSION: 404, CASSETTE_EXHAUSTED: 409, REQUEST_MISMATCH: 400 };
 
 /**
  * Serves a cassette through msw for code whose fetch cannot be injected. Same replay as the
- * injected fetch; replay errors come back as OpenAI-shaped JSON errors (and stay in
- * `replay.report()`), recorded network failures as network errors.
+ * injected fetch; replay errors come back as the replaying fetch answers them, HTTP 422 with an
+ * OpenAI-shaped JSON error (and stay in `replay.report()`), recorded network failures as network
+ * errors.
  */
 export function serveCassetteWithMsw(cassette: Cassette, options: MswCassetteOptions): MswCassette {
   const replay = createReplayingFetch(cassette, options);
@@ -29,12 +30,7 @@ export function serveCassetteWithMsw(cassette: Cassette, options: MswCassetteOpt
     try {
       return await replay(request);
     } catch (error) {
-      if (error instanceof CassetteError) {
-        return HttpResponse.json(
-          { error: { message: error.message, type: 'nestcast_replay_error', code: error.code, param: null } },
-          { status: STATUS_BY_CODE[error.code] ?? 500 },
-        );
-      }
+      if (error instanceof CassetteError) return failureResponse(error);
       return HttpResponse.error();
     }
   });
