@@ -12,6 +12,7 @@ import { benchRecordingOverhead } from './recording-overhead.js';
 import { benchReplayCost } from './replay-cost.js';
 import { benchScenarioReplay } from './scenario-replay.js';
 import { formatTable, type Row } from './table.js';
+import { benchThreadedTree } from './threaded-tree.js';
 
 const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
   ['1', 'replay cost per model call', benchReplayCost],
@@ -22,6 +23,7 @@ const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
   ['6', 'acp-agent spawn-to-ready (dist/, run `npm run build` first)', () => benchAcpSpawnToReady()],
   ['7', 'a 10,000-call cassette: load, memory, replay', benchLargeCassette],
   ['8', 'ACP child replay: protocol cassette vs in-process vs spawned', benchAcpProtocolReplay],
+  ['9', 'a 3-level, 12-session framework tree replayed end to end, per call', benchThreadedTree],
 ];
 
 async function main(): Promise<void> {
