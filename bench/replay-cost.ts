@@ -38,10 +38,7 @@ export async function benchReplayCost(): Promise<Row[]> {
           { name: 'msw handler', run: consumer.bind(globalFetch, MSW_BASE_URL) },
           { name: 'live loopback server', run: consumer.bind(realFetch, `${live.url}/v1`) },
         ];
-        for (const subject of subjects) {
-          process.stderr.write(`[bench] check ${subject.name}\n`);
-          await checkedCall(subject.name, subject.run as Call);
-        }
+        for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
         const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
         const floor = statsOf(results, 'floor (bytes from memory)');
         const item = `1 replay/${consumer.name}`;
