@@ -125,7 +125,8 @@ describe('model server over HTTP', () => {
 
   test('a scripted mid-stream reset drops the real connection, and a recorder captures it as a network failure', async () => {
     server = await startModelServer({ scripts: script });
-    const recording = createRecordingFetch();
+    // Our own model server: the recorder passes the lineage on (a real endpoint never gets it).
+    const recording = createRecordingFetch({ forwardLineage: true });
     await (await recording(`${server.url}/chat/completions`, post('main/call_x'))).text();
     const cut = await recording(`${server.url}/chat/completions`, post('main/call_x'));
     await expect(cut.text()).rejects.toThrow('terminated');

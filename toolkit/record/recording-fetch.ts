@@ -1,4 +1,5 @@
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
+import { canonicalize } from '../canonical/canonical-json.js';
 import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import type { Secret } from '../cassette/find-secret.js';
@@ -128,7 +129,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     };
     let lineage = named;
     try {
-      capture.request = normaliser.apply(readRequest(await request.clone().text()).content);
+      capture.request = normaliser.apply(canonicalize(readRequest(await request.clone().text()).content) as CanonicalRequest);
       if (lineage === undefined) {
         const threadInput = threader.input(messagesOf(capture.request));
         lineage = await threadAfterReplies(threadInput, capture);

@@ -128,7 +128,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const body = await request.text();
     const { content, stream } = readRequest(body);
     const live = normalising ? normaliser.apply(content) : content;
-    const { lineage, state, call } = taken ?? take(place(live));
+    const placed = taken === undefined ? place(live) : undefined;
+    const { lineage, state, call } = taken ?? take(placed?.lineage as string);
     options.onCall?.({ lineage, body, headers: request.headers });
     const recorded = calls[lineage];
     if (state.failure) return fail(state, state.failure);
@@ -141,7 +142,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const switched = entry.request === null ? undefined : streamSwitch(entry.response, stream);
     if (switched) return fail(state, requestMismatch(lineage, call, switched, context));
     // The equality check allocates nothing; the readable divergence is built only for a mismatch.
-    const divergence = entry.request === null || jsonEqual(entry.request, live) ? undefined : firstDivergence(entry.request, live);
+    const proven = placed?.equal === true && call === 1;
+    const divergence = entry.request === null || proven || jsonEqual(entry.request, live) ? undefined : firstDivergence(entry.request, live);
     if (divergence && mode === 'strict') return fail(state, requestMismatch(lineage, call, divergence, context));
     if (divergence) warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
     const response = entry.request === null && !stream && 'events' in entry.response ? completionFromStream(entry.response) : entry.response;
@@ -156,12 +158,13 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   };
 
   /** The session of a call that names none, decided and filed synchronously so concurrent calls see each other. */
-  const place = (live: CanonicalRequest): string => {
+  const place = (live: CanonicalRequest): { lineage: string; equal: boolean } => {
     const threadInput = threader.input(messagesOf(live));
     const placement = threader.place(threadInput);
-    const lineage = placement.kind === 'start' ? binding.bind(placement, live) : placement.lineage;
-    threader.commit(lineage, threadInput, placement);
-    return lineage;
+    // Binding a new session compares its first request already; the match below need not repeat it.
+    const bound = placement.kind === 'start' ? binding.bind(placement, live) : { lineage: placement.lineage, equal: false };
+    threader.commit(bound.lineage, threadInput, placement);
+    return bound;
   };
 
   const warn = (warning: ReplayWarning): void => {

@@ -33,16 +33,19 @@ export class SessionBinding {
     this.#bound.add(lineage);
   }
 
-  /** The recorded lineage a starting session binds to; the threader's name when none is left (UNRECORDED_SESSION follows). */
-  bind(placement: Extract<Placement, { kind: 'start' }>, live: Json): string {
+  /**
+   * The recorded lineage a starting session binds to (the threader's name when none is left:
+   * UNRECORDED_SESSION follows), and whether its first request was found equal to `live`.
+   */
+  bind(placement: Extract<Placement, { kind: 'start' }>, live: Json): { lineage: string; equal: boolean } {
     const key = placement.parent ? `${placement.parent.lineage}\u0000${placement.parent.id}` : ROOT;
     // Sessions may be added while serving (the model server's `add`): index again only on a miss.
-    const chosen = this.#choose(key, live) ?? (this.#index() ? this.#choose(key, live) : undefined) ?? placement.lineage;
-    this.#bound.add(chosen);
+    const chosen = this.#choose(key, live) ?? (this.#index() ? this.#choose(key, live) : undefined) ?? { lineage: placement.lineage, equal: false };
+    this.#bound.add(chosen.lineage);
     return chosen;
   }
 
-  #choose(key: string, live: Json): string | undefined {
+  #choose(key: string, live: Json): { lineage: string; equal: boolean } | undefined {
     const group = this.#groups.get(key);
     if (!group) return undefined;
     while (group.firstFree < group.lineages.length && this.#bound.has(group.lineages[group.firstFree] as string)) group.firstFree++;
@@ -52,9 +55,9 @@ export class SessionBinding {
       if (this.#bound.has(lineage)) continue;
       first ??= lineage;
       const request = this.#calls[lineage]?.[0]?.request;
-      if (request === null || (request !== undefined && jsonEqual(request, live))) return lineage;
+      if (request === null || (request !== undefined && jsonEqual(request, live))) return { lineage, equal: true };
     }
-    return first;
+    return first === undefined ? undefined : { lineage: first, equal: false };
   }
 
   /** True when the cassette had sessions not indexed yet. */
