@@ -24,7 +24,7 @@ async function chunksOf(response: Response): Promise<Array<Record<string, any>>>
 }
 
 const call = (lineage: string) =>
-  ['http://127.0.0.1:1/chat/completions', { method: 'POST', headers: { 'x-session-lineage': lineage }, body: '{"model":"any","messages":[]}' }] as const;
+  ['http://127.0.0.1:1/chat/completions', { method: 'POST', headers: { 'x-session-lineage': lineage }, body: '{"model":"any","messages":[],"stream":true}' }] as const;
 
 describe('compiled streams', () => {
   test('reasoning streams before text, both in small deltas, then tool calls in fragments, finish and a usage chunk', async () => {
