@@ -65,7 +65,8 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
     const upstream = env[CHILD_ENV.upstream];
     const baseUrl = env['DEEPSEEK_BASE_URL'];
     const fetchImpl = upstream && baseUrl ? redirectingFetch(globalThis.fetch, baseUrl, upstream) : globalThis.fetch;
-    const recording = createRecordingFetch({ fetch: fetchImpl, secrets: key ? [key] : [] });
+    // The upstream is our model server only when the parent says so; a real endpoint never gets the lineage header.
+    const recording = createRecordingFetch({ fetch: fetchImpl, secrets: key ? [key] : [], forwardLineage: Boolean(upstream && baseUrl) });
     return {
       fetch: recording,
       finish: async () => void (await recording.save(join(outbox, `calls-${tag}`))),
