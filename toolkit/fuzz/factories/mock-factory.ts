@@ -15,10 +15,21 @@ const BEHAVIOUR: Record<ChildOutcome, MockBehaviour> = {
 /** The mock provider, scripted per run from the schedule; the script's alive count is what it owns. */
 export const mockFactory: ProviderFactory = {
   name: 'mock',
-  create: ({ outcomeOf }) => {
+  create: ({ outcomeOf, streamed, scheduler }) => {
     const script = mockScript((request) => BEHAVIOUR[outcomeOf(request.lineage)]);
+    const provider = createMockProvider({ script });
     return {
-      provider: createMockProvider({ script }),
+      // A hanging mock child holds its partial output from the moment it is ready; the scheduler says when the suite hears of it.
+      provider: {
+        ...provider,
+        start: async (request) => {
+          const run = await provider.start(request);
+          if (outcomeOf(request.lineage) === 'hang') {
+            void scheduler.schedule(Promise.resolve(), `mock ${request.lineage}: first chunk`).then(() => streamed(request.lineage, 'partial'));
+          }
+          return run;
+        },
+      },
       alive: () => Array.from({ length: script.alive }, (_, index): LiveThing => ({ kind: 'other', id: `mock start-up or run #${index + 1}` })),
     };
   },
