@@ -66,7 +66,7 @@ function exoticThrown(event: string): object {
   const error = new InjectedListenerFailure(event, 'throw');
   Object.defineProperty(error, 'message', {
     get: () => {
-      throw new Error('the message getter of an injected listener failure throws');
+      throw thrown(new Error('the message getter of an injected listener failure throws'));
     },
   });
   return error;

@@ -74,6 +74,9 @@ export class RunTrace {
   /** The first dispose() of this run has resolved. */
   disposed = false;
   readonly violations: LifecycleViolation[] = [];
+  /** Resolves when the suite stops waiting for a result that dispose() left pending (a violation already). */
+  readonly givenUp: Promise<void>;
+  private release!: () => void;
 
   constructor(
     readonly index: number,
@@ -82,10 +85,18 @@ export class RunTrace {
     readonly lineage: string,
     /** Set when the plan makes this a request the service must refuse. */
     readonly refusal: ConcreteRefusal | null,
-  ) {}
+  ) {
+    this.givenUp = new Promise<void>((resolve) => (this.release = resolve));
+  }
 
   get name(): string {
     return `run ${this.spawnedBy}`;
+  }
+
+  giveUp(): void {
+    this.release();
+    this.milestones.reach('mid-stream');
+    this.milestones.reach('after-settle');
   }
 
   /** The phase the run is in right now. */

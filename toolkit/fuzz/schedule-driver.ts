@@ -186,7 +186,7 @@ export class ScheduleDriver {
       return;
     }
     const owned = run;
-    const result = this.released(owned.result, `${trace.name}: caller sees the result`).catch(() => undefined);
+    const result = Promise.race([this.released(owned.result, `${trace.name}: caller sees the result`).catch(() => undefined), trace.givenUp]);
     const acts: Promise<unknown>[] = [result];
     if (abort) acts.push(abort);
     if (plan.cancel) {
@@ -356,7 +356,11 @@ export class ScheduleDriver {
       trace.violate('dispose-resolves', `${what} rejected: ${describeError(error)}; dispose must resolve, and be idempotent`);
       return;
     }
-    if (trace.result.status === 'pending') trace.violate('dispose-settles-result', `${what} resolved while the run result was still pending`);
+    if (trace.result.status === 'pending') {
+      trace.violate('dispose-settles-result', `${what} resolved while the run result was still pending`);
+      // Nothing will settle it now: stop waiting for it, so the schedule ends with this violation rather than a timeout.
+      trace.giveUp();
+    }
     // A child handed to a run from resume() lives on with that run.
     const handedOn = trace.followUps.some((followUp) => followUp.start.status === 'pending' || (followUp.start.status === 'fulfilled' && followUp.settledAt < 0));
     if (!handedOn && trace.followUps.every((followUp) => followUp.start.status !== 'fulfilled')) {
@@ -378,7 +382,7 @@ export class ScheduleDriver {
     if (outcome === 'gave up') {
       const how = by.how === 'cancel' ? 'run.cancel()' : 'the aborted request signal';
       trace.violate(
-        by.how === 'cancel' ? 'cancel-settles-result' : 'signal-settles-result',
+        'cancel-and-signal-settle-result',
         `${how} (${by.phase}) left the result pending for ${this.settleWaitMs} ms; only dispose() would have settled it (signal and cancel must each settle it \`aborted\`)`,
       );
     }
