@@ -65,7 +65,7 @@ export function formatCoverage(coverage: Readonly<Record<string, number>>): stri
   const acts = [...new Set(Object.keys(coverage).map((cell) => cell.split('@')[0] ?? ''))].sort();
   const columns = [...PHASES, 'before-observers', 'after-observers'].filter((column) => Object.keys(coverage).some((cell) => cell.endsWith(`@${column}`)));
   const width = Math.max(...acts.map((act) => act.length), 4);
-  const header = `${'act'.padEnd(width)}  ${columns.map((column) => column.padStart(16)).join('')}`;
-  const rows = acts.map((act) => `${act.padEnd(width)}  ${columns.map((column) => String(coverage[`${act}@${column}`] ?? '-').padStart(16)).join('')}`);
+  const header = `${'act'.padEnd(width)}  ${columns.map((column) => column.padStart(18)).join('')}`;
+  const rows = acts.map((act) => `${act.padEnd(width)}  ${columns.map((column) => String(coverage[`${act}@${column}`] ?? '-').padStart(18)).join('')}`);
   return [header, ...rows].join('\n');
 }

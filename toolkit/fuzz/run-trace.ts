@@ -51,6 +51,8 @@ export class RunTrace {
   calledWith: { readonly aborted: boolean; readonly providerRemoved: boolean; readonly parentDisposed: boolean } | null = null;
   /** What the provider's start() received, and its JSON at that moment. */
   received: { readonly request: ResolvedStartRequest; readonly json: string } | null = null;
+  /** The promise the provider's start() returned has settled (observed natively). */
+  providerStartSettled = false;
   start: Settlement<SubagentRun> = { status: 'pending' };
   result: Settlement<SubagentResult> = { status: 'pending' };
   /** Observation order of the moment the result settled. */

@@ -77,8 +77,15 @@ export class ScheduleDriver {
           const trace = this.byLineage.get(request.lineage);
           if (trace) trace.received = { request, json: requestJson(request) };
           const pending = provider.start(request);
-          // The provider's start-up has begun and not finished: acts "during start-up" land here.
-          trace?.milestones.reach('during-start');
+          if (trace) {
+            // Registered first, so it runs before any check queued by an act at this point.
+            Promise.resolve(pending).then(
+              () => void (trace.providerStartSettled = true),
+              () => void (trace.providerStartSettled = true),
+            );
+            // The provider's start-up has begun: acts "during start-up" land here.
+            trace.milestones.reach('during-start');
+          }
           return pending;
         },
       },
@@ -388,8 +395,19 @@ export class ScheduleDriver {
     }
   }
 
+  /**
+   * Marks `trace` if its provider's start-up was really still pending: a start() that finished
+   * synchronously has settled its promise already, which a microtask later tells.
+   */
+  private ifStillStarting(trace: RunTrace, mark: (trace: RunTrace) => void): void {
+    if (trace.phase !== 'during-start' || trace.received === null) return;
+    queueMicrotask(() => {
+      if (!trace.providerStartSettled) mark(trace);
+    });
+  }
+
   private abortRun(trace: RunTrace, reason: string): void {
-    if (trace.phase === 'during-start' && trace.received !== null) trace.abortedDuringStart = true;
+    this.ifStillStarting(trace, (t) => void (t.abortedDuringStart = true));
     trace.interrupt('signal');
     trace.controller.abort(reason);
   }
@@ -402,7 +420,7 @@ export class ScheduleDriver {
     const label = plan.mode === 'abort-and-dispose' ? 'parent teardown: abort every request signal, dispose the parent agent' : 'dispose the parent agent (signals untouched)';
     await this.when(first, plan, act, label, () => {
       for (const trace of this.traces) {
-        if (trace.phase === 'during-start') trace.parentGoneDuringStart = true;
+        this.ifStillStarting(trace, (t) => void (t.parentGoneDuringStart = true));
         if (plan.mode === 'abort-and-dispose') this.abortRun(trace, 'parent teardown');
       }
       return this.parents.parent.dispose();

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { assertProviderLifecycle, checkProviderLifecycle } from './check-provider-lifecycle.js';
+import { formatConformanceFailure } from './format-failure.js';
+import disposeBeforeChildStops from './mutants/dispose-before-child-stops.js';
+import { toyFactory } from './toy-provider.js';
+import type { ProviderFactory } from './types.js';
+
+const broken = disposeBeforeChildStops;
+
+describe('a failure', () => {
+  it('prints what broke, the seed and path, the numbered interleaving and the command that reruns it', async () => {
+    const report = await checkProviderLifecycle(broken, { runs: 300 });
+    const failure = report.failure;
+    if (failure === undefined) throw new Error('the broken provider was expected to fail');
+    const text = formatConformanceFailure(report);
+    expect(text).toContain('[dispose-leaves-nothing-alive]');
+    expect(text).toContain(`seed ${failure.seed}, path ${failure.path}`);
+    expect(failure.steps[0]).toMatch(/^1\. /);
+    expect(text).toMatch(/dispose\(\)/);
+    expect(failure.rerun).toBe(`nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts --runs 300 --seed=${failure.seed} --path ${failure.path}`);
+    expect(text).toContain(`rerun: ${failure.rerun}`);
+  });
+
+  it('replays from its seed and path: the same schedule, the same steps, the same broken promise', async () => {
+    const first = await checkProviderLifecycle(broken, { runs: 300 });
+    const failure = first.failure;
+    if (failure === undefined) throw new Error('the broken provider was expected to fail');
+    const replay = await checkProviderLifecycle(broken, { runs: 300, seed: failure.seed, path: failure.path });
+    expect(replay.schedules).toBe(1);
+    expect(replay.failure?.schedule).toEqual(failure.schedule);
+    expect(replay.failure?.steps).toEqual(failure.steps);
+    expect(replay.failure?.violations).toEqual(failure.violations);
+  });
+
+  it('is thrown, readable, by assertProviderLifecycle', async () => {
+    await expect(assertProviderLifecycle(broken, { runs: 300 })).rejects.toMatchObject({
+      code: 'LIFECYCLE_VIOLATION',
+      message: expect.stringContaining('rerun: nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts'),
+    });
+  });
+
+  it('of the suite itself is a suite failure with seed, path and the step that blew up, not a crash', async () => {
+    let calls = 0;
+    const exploding: ProviderFactory = {
+      ...toyFactory(),
+      name: 'toy-with-exploding-fixture',
+      create: (context) => {
+        if (++calls === 3) throw new TypeError('fixture blew up');
+        return toyFactory().create(context);
+      },
+    };
+    const report = await checkProviderLifecycle(exploding, { runs: 20, seed: 5, endOnFailure: true });
+    expect(report.failure).toMatchObject({ kind: 'suite', seed: 5, path: expect.stringMatching(/^\d+/), step: expect.any(String) });
+    expect(report.failure?.violations[0]).toMatchObject({ promise: 'suite-error', message: expect.stringContaining('fixture blew up') });
+    expect(formatConformanceFailure(report)).toContain('the lifecycle suite itself failed');
+  });
+});
+
+describe('options', () => {
+  it.each([0, -1, 1.5, Number.NaN])('refuses runs = %s', async (runs) => {
+    await expect(checkProviderLifecycle(toyFactory(), { runs })).rejects.toMatchObject({ code: 'INVALID_FUZZ_OPTIONS' });
+  });
+
+  it('refuses a path without the seed it belongs to', async () => {
+    await expect(checkProviderLifecycle(toyFactory(), { runs: 1, path: '3:1' })).rejects.toMatchObject({
+      code: 'INVALID_FUZZ_OPTIONS',
+      message: expect.stringContaining('seed'),
+    });
+  });
+
+  it('fails a schedule that does not finish in time, naming the run that is stuck', async () => {
+    const neverReady: ProviderFactory = {
+      name: 'never-ready',
+      outcomes: ['complete'],
+      create: () => ({
+        provider: {
+          name: 'never-ready',
+          capabilities: { outputSchema: false, maxDepth: false, toolFilter: false, persona: false },
+          inheritsParentContext: false,
+          start: () => new Promise(() => undefined),
+        },
+      }),
+    };
+    const report = await checkProviderLifecycle(neverReady, { runs: 20, seed: 1, timeoutMs: 50, endOnFailure: true, schedule: { maxRuns: 1 } });
+    expect(report.failure?.violations[0]).toMatchObject({ promise: 'schedule-finishes', message: expect.stringContaining('run r0-complete') });
+  });
+});
+
+describe('the escape watch', () => {
+  it("gives the process's own unhandled-rejection handlers back once the suite is done", async () => {
+    const before = process.listeners('unhandledRejection');
+    await checkProviderLifecycle(toyFactory(), { runs: 5 });
+    expect(process.listeners('unhandledRejection')).toEqual(before);
+  });
+});
