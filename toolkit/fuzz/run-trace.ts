@@ -15,6 +15,8 @@ export class FollowUp {
   /** Observation order (the driver's clock) of the moment start fulfilled and the moment its result settled. */
   fulfilledAt = -1;
   settledAt = -1;
+  /** Its dispose() has resolved. */
+  disposed = false;
 }
 
 /**

@@ -351,6 +351,8 @@ export class ScheduleDriver {
       return;
     }
     if (followUp.result.status === 'pending') trace.violate('dispose-settles-result', 'dispose() of the run from resume() resolved while its result was still pending');
+    followUp.disposed = true;
+    this.checkReleased(trace, `dispose() of the run from resume() #${n + 1}`);
     await result;
   }
 
@@ -368,13 +370,18 @@ export class ScheduleDriver {
       // Nothing will settle it now: stop waiting for it, so the schedule ends with this violation rather than a timeout.
       trace.giveUp();
     }
-    // A child handed to a run from resume() lives on with that run.
-    const handedOn = trace.followUps.some((followUp) => followUp.start.status === 'pending' || (followUp.start.status === 'fulfilled' && followUp.settledAt < 0));
-    if (!handedOn && trace.followUps.every((followUp) => followUp.start.status !== 'fulfilled')) {
-      const left = leftoversOf(trace, this.traces, this.alive());
-      if (left !== null) trace.violate('dispose-leaves-nothing-alive', `${what} resolved while still alive: ${left}`);
-    }
     trace.disposed = true;
+    this.checkReleased(trace, what);
+  }
+
+  /**
+   * Once the run and every run resume() handed out from it are disposed, nothing of the child may
+   * be alive. (A resume still pending owns nothing yet: it must fail on a disposed run.)
+   */
+  private checkReleased(trace: RunTrace, what: string): void {
+    if (!trace.disposed || trace.followUps.some((followUp) => followUp.start.status === 'fulfilled' && !followUp.disposed)) return;
+    const left = leftoversOf(trace, this.traces, this.alive());
+    if (left !== null) trace.violate('dispose-leaves-nothing-alive', `${what} resolved while still alive: ${left}`);
   }
 
   /** A cancelled or aborted run must settle on its own; waits for it (bounded) before the dispose that would force it. */
