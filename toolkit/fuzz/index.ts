@@ -7,7 +7,6 @@ export { forkFactory, spawnFactory } from './factories/in-process-factories.js';
 export { mockFactory } from './factories/mock-factory.js';
 export { SCHEDULED_MODEL, scheduledModel } from './factories/scheduled-model.js';
 export { ToyChildren, toyFactory, ToyProvider, ToyRun, type ToyContext } from './toy-provider.js';
-export { MUTANTS, mutant, toyMutant, toyRunMutant, type Mutant } from './mutants/index.js';
 export { expectedCells, formatCoverage, type Act, type CoverageCell } from './coverage.js';
 export { HIJACKED, InjectedListenerFailure, isListenerFailure } from './lifecycle-recorder.js';
 export type {
