@@ -25,7 +25,7 @@ const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)
 export async function checkSchedule(observed: ScheduleObservations): Promise<LifecycleViolation[]> {
   const { driver } = observed;
   for (const trace of driver.traces) {
-    checkStart(trace, driver.providerCalls);
+    checkStart(trace, driver.providerCalls, driver.observed.records);
     checkOptionsCopied(trace, driver);
     checkEvents(trace, driver.observed.records);
     checkResult(trace);
@@ -42,12 +42,17 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
   return violations;
 }
 
-function checkStart(trace: RunTrace, calls: readonly string[]): void {
+function checkStart(trace: RunTrace, calls: readonly string[], records: readonly LifecycleRecord[]): void {
   const { calledWith, start, plan } = trace;
   if (calledWith === null || start.status === 'pending') return;
   const providerCalled = calls.includes(trace.spawnedBy);
   if (start.status === 'rejected' && isListenerFailure(start.error)) {
     trace.violate('listener-failures-contained', `a listener failure escaped into subagents.start(): ${describeError(start.error)}`);
+    return;
+  }
+  // The provider fulfilled, so what rejected start came out of announcing the run: a listener's failure, or the bus containing it.
+  if (start.status === 'rejected' && (trace.providerFulfilled || records.some((record) => record.event === 'start' && record.info.lineage === trace.lineage))) {
+    trace.violate('listener-failures-contained', `the provider's start fulfilled, yet subagents.start() rejected while announcing the run: ${describeError(start.error)}`);
     return;
   }
   const refusedAs = (code: string, why: string): void => {
@@ -67,7 +72,6 @@ function checkStart(trace: RunTrace, calls: readonly string[]): void {
     if (start.status === 'fulfilled') {
       trace.violate('no-child-for-a-gone-parent', `the parent agent was disposed ${calledWith.parentDisposed ? 'before start was called' : 'while start was pending'}, yet start fulfilled with a live child`);
     }
-    return;
   }
   if (trace.received !== null && trace.received.request.depth !== undefined && !Number.isSafeInteger(trace.received.request.depth)) {
     trace.violate('child-depth-safe', `the provider was handed child depth ${String(trace.received.request.depth)}, not a safe integer`);

@@ -55,6 +55,8 @@ export class RunTrace {
   received: { readonly request: ResolvedStartRequest; readonly json: string } | null = null;
   /** The promise the provider's start() returned has settled (observed natively). */
   providerStartSettled = false;
+  /** ...and fulfilled: a rejection of `subagents.start` after this came from announcing the run. */
+  providerFulfilled = false;
   start: Settlement<SubagentRun> = { status: 'pending' };
   result: Settlement<SubagentResult> = { status: 'pending' };
   /** Observation order of the moment the result settled. */

@@ -80,7 +80,7 @@ export class ScheduleDriver {
           if (trace) {
             // Registered first, so it runs before any check queued by an act at this point.
             Promise.resolve(pending).then(
-              () => void (trace.providerStartSettled = true),
+              () => void ((trace.providerStartSettled = true), (trace.providerFulfilled = true)),
               () => void (trace.providerStartSettled = true),
             );
             // The provider's start-up has begun: acts "during start-up" land here.

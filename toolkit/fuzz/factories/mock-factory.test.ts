@@ -9,7 +9,7 @@ import type { LiveThing, ProviderFactory } from '../types.js';
 import { mockFactory } from './mock-factory.js';
 
 describe('the mock provider under the lifecycle suite', () => {
-  it('keeps every promise over 1,000 schedules, which reach every phase x act it offers (no steering, no resume)', async () => {
+  it('keeps every promise over 1,000 schedules, which reach every phase x act it offers (no steering, no resume)', { timeout: 300_000 }, async () => {
     const report = await checkProviderLifecycle(mockFactory, { runs: 1000 });
     expect(report.ok, formatConformanceFailure(report)).toBe(true);
     expect(report.schedules).toBe(fuzzRuns(1000));

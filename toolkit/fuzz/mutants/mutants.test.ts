@@ -21,17 +21,30 @@ describe('the mutation set', () => {
     expect(MUTANTS.every((mutant) => /^toolkit\/fuzz\/mutants\/[a-z-]+\.ts$/.test(mutant.module))).toBe(true);
   });
 
-  it('leaves the correct toy provider they are made from passing 300 schedules', async () => {
+  it('leaves the correct toy provider they are made from passing 300 schedules', { timeout: 120_000 }, async () => {
     const report = await checkProviderLifecycle(toyFactory(), { runs: 300 });
     expect(report.ok, formatConformanceFailure(report)).toBe(true);
   });
 
-  // Each stops at its first failure: the point is that it is caught, and how soon.
-  it.each(MUTANTS.map((mutant) => [mutant.name, mutant.breaks, mutant] as const))('catches %s as [%s] within the default run count', async (_name, breaks, mutant) => {
-    const report = await checkProviderLifecycle(mutant, { runs: DEFAULT_RUNS, endOnFailure: true, settleWaitMs: 500, timeoutMs: 3_000 });
-    expect(report.failure?.kind).toBe('provider');
-    expect(report.failure?.violations.map((violation) => violation.promise), report.ok ? 'never caught' : formatConformanceFailure(report)).toContain(breaks);
-    expect(report.failure?.rerun).toContain(`--provider ${mutant.module} `);
-    caughtAt.push(`  ${mutant.name}: caught at schedule ${report.schedules} (seed ${report.seed})`);
+  // Each run stops at its first failure. A flaw often breaks more than one promise, and the first
+  // failing schedule may show another: the search goes on (next seed) until the promise the mutant
+  // is for is reported, within the default run count in all.
+  it.each(MUTANTS.map((mutant) => [mutant.name, mutant.breaks, mutant] as const))('catches %s as [%s] within the default run count', { timeout: 120_000 }, async (_name, breaks, mutant) => {
+    const seen: string[] = [];
+    let schedules = 0;
+    for (let attempt = 0; schedules < DEFAULT_RUNS; attempt++) {
+      const report = await checkProviderLifecycle(mutant, { runs: DEFAULT_RUNS - schedules, endOnFailure: true, settleWaitMs: 500, timeoutMs: 3_000 });
+      schedules += report.schedules;
+      if (report.ok) break;
+      expect(report.failure?.kind, formatConformanceFailure(report)).toBe('provider');
+      expect(report.failure?.rerun).toContain(`--provider ${mutant.module} `);
+      const promises = report.failure?.violations.map((violation) => violation.promise) ?? [];
+      seen.push(`seed ${report.seed}: ${promises.join(', ')}`);
+      if (promises.includes(breaks)) {
+        caughtAt.push(`  ${mutant.name}: [${breaks}] caught at schedule ${schedules} (${attempt + 1} failing run(s); seed ${report.seed})`);
+        return;
+      }
+    }
+    expect.fail(`[${breaks}] was not reported within ${DEFAULT_RUNS} schedules; failures seen: ${seen.join('; ') || 'none'}`);
   });
 });
