@@ -22,6 +22,8 @@ export class Agent {
   /** Tool executions still running, including those an abort already answered: dispose waits for them. */
   private readonly inflight = new Set<Promise<unknown>>();
   private disposal: Promise<void> | undefined;
+  /** Set as the running turn ends: a steering message now could reach no model call. */
+  private steeringClosed = false;
 
   constructor(
     readonly session: Session,
@@ -62,6 +64,7 @@ export class Agent {
       return Promise.reject(new HarnessError('AGENT_BUSY', `agent ${this.lineage} is already running a turn; wait for it or abort it first`));
     }
     const content = typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt;
+    this.steeringClosed = false;
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
     const promise = runTurn({
@@ -73,6 +76,10 @@ export class Agent {
       prompt: content,
       signal,
       takeSteering: () => this.pending.splice(0),
+      closeSteering: () => {
+        this.steeringClosed = true;
+        return this.pending.splice(0);
+      },
       track: (execution) => {
         this.inflight.add(execution);
         void execution.finally(() => this.inflight.delete(execution));
@@ -86,7 +93,9 @@ export class Agent {
 
   /** Steers the running turn: the message joins the next model call and is recorded in the log. */
   sendMessage(content: string | readonly ContentBlock[]): void {
-    if (!this.current) throw new HarnessError('AGENT_BUSY', `agent ${this.lineage} is not running a turn; use run() to start one`);
+    if (!this.current || this.steeringClosed) {
+      throw new HarnessError('AGENT_BUSY', `agent ${this.lineage} is not running a turn (or its turn has just ended); use run() to start one`);
+    }
     this.pending.push(typeof content === 'string' ? [{ type: 'text', text: content }] : [...content]);
   }
 

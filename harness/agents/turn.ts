@@ -17,6 +17,8 @@ export interface TurnInput {
   readonly signal: AbortSignal;
   /** Steering messages that arrived since the last model call. */
   readonly takeSteering: () => ContentBlock[][];
+  /** Called as the turn ends: later steering is refused; returns what arrived too late for a model call, to log. */
+  readonly closeSteering?: () => ContentBlock[][];
   /** Hands each tool execution to the agent, which outlives the turn when an abort cut it short. */
   readonly track: (execution: Promise<unknown>) => void;
 }
@@ -49,13 +51,21 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   session.append({ type: 'turn/start', data: { turn } });
 
   const end = (reason: TurnEndReason, error?: TurnError): TurnOutcome => {
+    // Steering that no model call will see (an aborted or failed turn) is logged, not silently kept for a later turn.
+    for (const message of input.closeSteering?.() ?? []) session.append({ type: 'user/message', data: { content: message } });
     session.append({ type: 'turn/end', data: { turn, reason, ...(error ? { error } : {}) } });
     return { turn, reason, output: finalAssistantText(session.events, firstSeq), ...(error ? { error } : {}) };
   };
 
+  // Steering that arrived during a final answer: it earns one more model call in this turn.
+  let carried: ContentBlock[][] = [];
   for (let step = 1; ; step++) {
-    if (signal.aborted) return end('aborted', abortCause(signal));
-    for (const message of input.takeSteering()) session.append({ type: 'user/message', data: { content: message } });
+    if (signal.aborted) {
+      for (const message of carried) session.append({ type: 'user/message', data: { content: message } });
+      return end('aborted', abortCause(signal));
+    }
+    for (const message of [...carried, ...input.takeSteering()]) session.append({ type: 'user/message', data: { content: message } });
+    carried = [];
     session.append({ type: 'step/start', data: { turn, step } });
 
     const model = await callModel(input, buildRequest(input));
@@ -72,6 +82,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     }
     if (model.calls.length === 0 || stoppedEarly) {
       session.append({ type: 'step/end', data: { turn, step, finish: stepFinish(model.finish), ...usage } });
+      carried = stoppedEarly || model.finish !== 'stop' ? [] : input.takeSteering();
+      if (carried.length > 0) continue;
       return endForFinish(model, end);
     }
 

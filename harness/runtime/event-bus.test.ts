@@ -45,6 +45,35 @@ describe('EventBus', () => {
     expect(bus.containedFailures()).toHaveLength(1);
   });
 
+  it('contains any thrown value, a revoked Proxy and an Error whose message getter throws included, sync or async', async () => {
+    const logger = createMemoryLogger();
+    const bus = new EventBus<TestEvents>(logger);
+    const revoked = (): unknown => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    };
+    const poisoned = (): unknown => {
+      const error = new Error('hidden');
+      Object.defineProperty(error, 'message', { get: () => { throw new Error('message getter'); } });
+      return error;
+    };
+    const seen: number[] = [];
+    for (const make of [revoked, poisoned]) {
+      bus.on('ping', () => {
+        throw make();
+      });
+      bus.on('ping', () => Promise.reject(make()));
+      bus.on('ping', () => revoked() as Promise<void>);
+    }
+    bus.on('ping', ({ n }) => void seen.push(n));
+    expect(() => bus.emit('ping', { n: 3 })).not.toThrow();
+    await flush();
+    expect(seen).toEqual([3]);
+    expect(bus.containedFailures()).toHaveLength(6);
+    expect(logger.lines.every((line) => line.includes('listener of "ping" failed (contained)'))).toBe(true);
+  });
+
   it('stops delivering to a listener once its disposer ran', () => {
     const bus = new EventBus<TestEvents>(createMemoryLogger());
     const seen: number[] = [];

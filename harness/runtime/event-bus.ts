@@ -35,6 +35,7 @@ export class EventBus<Events extends object> {
     for (const listener of this.snapshot(event)) {
       try {
         const returned = listener(payload);
+        // `instanceof` runs a revoked Proxy's trap and throws: inside the try, contained like any failure.
         if (returned instanceof Promise) returned.catch((error: unknown) => this.contain(event, error));
       } catch (error) {
         this.contain(event, error);
@@ -58,8 +59,13 @@ export class EventBus<Events extends object> {
     return [...(this.listeners.get(event) ?? [])] as Listener<Events[K]>[];
   }
 
+  /** Never throws, whatever was thrown and whatever the logger does: the listeners after it must still run. */
   private contain(event: keyof Events, error: unknown): void {
     this.failures.push({ event: String(event), error });
-    this.logger.warn(`listener of "${String(event)}" failed (contained): ${describeThrown(error)}`);
+    try {
+      this.logger.warn(`listener of "${String(event)}" failed (contained): ${describeThrown(error)}`);
+    } catch {
+      // A logger that throws must not turn a contained failure into an escaped one.
+    }
   }
 }

@@ -52,6 +52,9 @@ export async function startAcpRun(
   if (request.idleTimeoutMs !== undefined && !isTimerDelay(request.idleTimeoutMs)) {
     throw new SubagentError('INVALID_REQUEST', `${label}: idleTimeoutMs must be a positive number of milliseconds no greater than 2147483647, got ${String(request.idleTimeoutMs)}`);
   }
+  if (request.parent.disposed) {
+    throw new SubagentError('START_FAILED', `${label}: the parent agent ${request.parent.lineage} is disposed; nothing was spawned`);
+  }
   const cwd = config.cwd ?? request.parent.session.header.cwd;
   const cwdProblem = directoryProblem(cwd);
   if (cwdProblem !== null) {
@@ -80,6 +83,8 @@ export async function startAcpRun(
     state.sessionId = await openRemoteSession(conn, channel, { cwd, timeoutMs: config.startupTimeoutMs, signal });
     // An abort that landed while the session/new answer was being delivered still belongs to start-up.
     if (signal.aborted) throw new StartupFailure('aborted', 'session/new', 'start-up was cancelled as the remote session opened', { cause: signal.reason });
+    // A parent torn down while the child started gets no child: stop it like a cancelled start-up.
+    if (request.parent.disposed) throw new StartupFailure('aborted', 'session/new', `the parent agent ${request.parent.lineage} was disposed during start-up`);
   } catch (error) {
     const termination = await channel.terminate(STARTUP_GRACES);
     conn.close();

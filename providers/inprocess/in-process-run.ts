@@ -14,6 +14,7 @@ export class InProcessRun implements SubagentRun {
   private readonly controller = new AbortController();
   private disposal: Promise<void> | undefined;
   private handedOver = false;
+  private resuming = false;
 
   constructor(
     private readonly agent: Agent,
@@ -42,14 +43,26 @@ export class InProcessRun implements SubagentRun {
 
   /** Waits for this run to finish, then hands the child to a new run that answers `content`. */
   async resume(content: string, signal: AbortSignal): Promise<SubagentRun> {
-    await this.result.catch(() => undefined);
-    if (this.disposal || this.agent.disposed) {
-      throw new SubagentError('INVALID_REQUEST', `subagent ${this.agent.lineage} (${this.id}) is disposed; only a finished run that was not disposed can be resumed`);
+    // Claimed synchronously: a second resume, even one issued in the same tick, never gets the same child.
+    if (this.resuming || this.handedOver) {
+      throw new SubagentError(
+        'BUSY',
+        `subagent ${this.agent.lineage} (${this.id}) is already being resumed from this run; resume the run that resume() returned instead`,
+      );
     }
-    if (signal.aborted) throw new SubagentError('ABORTED', `resume of subagent ${this.agent.lineage} was cancelled before it started`, { cause: signal.reason });
-    this.handedOver = true;
-    this.capture?.reset();
-    return new InProcessRun(this.agent, content, signal, this.capture);
+    this.resuming = true;
+    try {
+      await this.result.catch(() => undefined);
+      if (this.disposal || this.agent.disposed) {
+        throw new SubagentError('INVALID_REQUEST', `subagent ${this.agent.lineage} (${this.id}) is disposed; only a finished run that was not disposed can be resumed`);
+      }
+      if (signal.aborted) throw new SubagentError('ABORTED', `resume of subagent ${this.agent.lineage} was cancelled before it started`, { cause: signal.reason });
+      this.handedOver = true;
+      this.capture?.reset();
+      return new InProcessRun(this.agent, content, signal, this.capture);
+    } finally {
+      this.resuming = false;
+    }
   }
 
   dispose(): Promise<void> {

@@ -277,3 +277,99 @@ describe('depth', () => {
     expect(existsSync(child.session.path)).toBe(true);
   });
 });
+
+describe('promises the seam keeps at its edges', () => {
+  /** A model whose first call of `lineage` streams `text` and then waits for `release` before finishing; later calls say `next`. */
+  function gatedModel(text: string, next: string) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let streamed!: () => void;
+    const midCall = new Promise<void>((resolve) => (streamed = resolve));
+    const requests: unknown[][] = [];
+    fx.runtime.llm.register({
+      name: 'gated',
+      async *stream(request) {
+        requests.push(request.messages.map((message) => message.content));
+        if (requests.length > 1) {
+          yield { type: 'text-delta', text: next };
+          yield { type: 'finish', reason: 'stop' };
+          return;
+        }
+        yield { type: 'text-delta', text };
+        streamed();
+        await gate;
+        yield { type: 'finish', reason: 'stop' };
+      },
+    });
+    return { release, midCall, requests };
+  }
+
+  it('delivers steering sent during the final model call in one more call of the same turn', async () => {
+    const model = gatedModel('first answer', 'answer with the weather');
+    const run = await start({ agentOptions: { adapter: 'gated' } });
+    await model.midCall;
+    run.sendMessage?.('also mention the weather');
+    model.release();
+    expect(await run.result).toEqual({ output: 'answer with the weather', stopReason: 'completed' });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.at(-1)).toBe('also mention the weather');
+    await run.dispose();
+  });
+
+  it('refuses steering, typed, once the turn has ended', async () => {
+    fx.script('main/c1', say('done'));
+    const run = await start();
+    await run.result;
+    expect(() => run.sendMessage?.('too late')).toThrow(expect.objectContaining({ code: 'AGENT_BUSY' }));
+    await run.dispose();
+  });
+
+  it('refuses a second concurrent resume with BUSY: one follow-up run owns the child', async () => {
+    fx.script('main/c1', say('first'), say('second'));
+    const run = await start();
+    const first = run.resume!('one', new AbortController().signal);
+    const second = run.resume!('two', new AbortController().signal);
+    await expect(second).rejects.toMatchObject({ code: 'BUSY' });
+    const next = await first;
+    expect(await next.result).toMatchObject({ output: 'second' });
+    await expect(run.resume!('three', new AbortController().signal)).rejects.toMatchObject({ code: 'BUSY' });
+    await run.dispose();
+    await next.dispose();
+    expect(fx.runtime.agents.get(run.id)).toBeUndefined();
+  });
+
+  it('announces each run from resume with its own start and end', async () => {
+    const heard: { event: string; runId: string; lineage: string }[] = [];
+    fx.runtime.events.on('subagent/start', (info) => void heard.push({ event: 'start', runId: info.runId, lineage: info.lineage }));
+    fx.runtime.events.on('subagent/end', (info) => void heard.push({ event: 'end', runId: info.runId, lineage: info.lineage }));
+    fx.script('main/c1', say('first'), say('second'));
+    const run = await start();
+    await run.result;
+    const next = await run.resume!('more', new AbortController().signal);
+    await next.result;
+    await next.dispose();
+    await run.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => h.event)).toEqual(['start', 'end', 'start', 'end']);
+    expect(new Set(heard.map((h) => h.lineage))).toEqual(new Set(['main/c1']));
+    expect(heard[0]?.runId).toBe(heard[1]?.runId);
+    expect(heard[2]?.runId).toBe(heard[3]?.runId);
+    expect(heard[0]?.runId).not.toBe(heard[2]?.runId);
+  });
+
+  it('leaves no live child when the parent is disposed while start is pending', async () => {
+    const pending = start();
+    const teardown = parent.dispose();
+    await expect(pending).rejects.toMatchObject({ code: 'START_FAILED', message: expect.stringContaining('disposed during start-up') });
+    await teardown;
+    expect(fx.runtime.agents.list()).toEqual([]);
+    expect(fx.runtime.sessions.live().filter((session) => session.header.lineage !== 'main')).toEqual([]);
+  });
+
+  it('refuses a child whose depth would not be a safe integer', async () => {
+    const session = await fx.runtime.sessions.create({ lineage: 'deep', cwd: fx.sessionsRoot, delegationDepth: Number.MAX_SAFE_INTEGER });
+    const deep = fx.runtime.agents.create({ session });
+    await expect(service.start('spawn', { prompt: 'x', parent: deep, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'DEPTH_EXCEEDED' });
+    expect(fx.runtime.agents.list().map((agent) => agent.lineage).sort()).toEqual(['deep', 'main']);
+  });
+});

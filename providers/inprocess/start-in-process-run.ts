@@ -48,6 +48,11 @@ export async function startInProcessRun(host: InProcessHost, request: ResolvedSt
     await host.sessions.discard(session);
     throw refuse();
   }
+  // The parent may have been torn down while the session was being created: no child for a gone parent.
+  if (parent.disposed) {
+    await host.sessions.discard(session);
+    throw new SubagentError('START_FAILED', `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} was disposed during start-up; nothing was left behind`);
+  }
   const capture = request.outputSchema ? new StructuredOutputCapture(request.outputSchema) : undefined;
   let agent: Agent;
   try {

@@ -34,6 +34,10 @@ export function createMockProvider(config: MockProviderConfig): SubagentProvider
           throw new SubagentError('START_FAILED', `mock provider "${name}": ${behaviour.message ?? `start #${call} fails as scripted`}`);
         }
         await wait('readyAfterMs' in behaviour ? behaviour.readyAfterMs : undefined, request, name);
+        // The parent went away while start-up was pending: no child for it.
+        if (request.parent.disposed) {
+          throw new SubagentError('START_FAILED', `mock provider "${name}": the parent ${request.parent.lineage} of ${request.lineage} was disposed during start-up`);
+        }
       } catch (error) {
         script.released();
         throw error;

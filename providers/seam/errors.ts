@@ -7,6 +7,7 @@ export type SubagentErrorCode =
   | 'INVALID_REQUEST'
   | 'DEPTH_EXCEEDED'
   | 'ABORTED'
+  | 'BUSY'
   | 'START_FAILED'
   | 'NO_SERVICE'
   | 'INVALID_CONFIG';

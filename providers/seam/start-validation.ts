@@ -40,6 +40,33 @@ export function assertWellFormed(provider: SubagentProvider, request: SubagentSt
   }
 }
 
+/**
+ * Deep copies of the start-time options a caller could mutate after `start` (a tool filter widened,
+ * a schema loosened): the provider sees them as they were when the request was checked.
+ */
+export function startTimeCopies(provider: SubagentProvider, request: SubagentStartRequest): Pick<SubagentStartRequest, 'outputSchema' | 'toolFilter' | 'agentOptions'> {
+  const copy = <T>(field: 'outputSchema' | 'toolFilter' | 'agentOptions', value: T): T => {
+    try {
+      return deepFrozen(structuredClone(value));
+    } catch (error) {
+      throw new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${field} must be plain data (it is copied at start): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  };
+  return {
+    ...(request.outputSchema !== undefined ? { outputSchema: copy('outputSchema', request.outputSchema) } : {}),
+    ...(request.toolFilter !== undefined ? { toolFilter: copy('toolFilter', request.toolFilter) } : {}),
+    ...(request.agentOptions !== undefined ? { agentOptions: copy('agentOptions', request.agentOptions) } : {}),
+  };
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFrozen(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Why `schema` is outside the supported subset (object-rooted, plain JSON, compiles with ajv), or null. */
 export function outputSchemaProblem(schema: unknown): string | null {
   if (!isPlainObject(schema)) return 'it must be a JSON Schema object';

@@ -263,3 +263,33 @@ describe('lifecycle events', () => {
     expect(life.ends[0]).not.toHaveProperty('lastAssistantMessage');
   });
 });
+
+describe('start-time options', () => {
+  it('are deep copies taken at start: mutating the request afterwards changes nothing the provider sees', async () => {
+    const script = mockScript([{ kind: 'succeed' }]);
+    await loadMock(script);
+    const toolFilter = { deny: ['shell'] as string[] };
+    const outputSchema = { type: 'object', properties: { answer: { type: 'string' } } } as Record<string, unknown>;
+    const agentOptions = { model: 'small' };
+    const run = await service.start('mock', request({ toolFilter, outputSchema, agentOptions }));
+    toolFilter.deny.length = 0;
+    (outputSchema['properties'] as Record<string, unknown>)['answer'] = { type: 'number' };
+    agentOptions.model = 'huge';
+    const seen = script.requests[0];
+    expect(seen?.toolFilter).toEqual({ deny: ['shell'] });
+    expect(seen?.outputSchema).toEqual({ type: 'object', properties: { answer: { type: 'string' } } });
+    expect(seen?.agentOptions).toEqual({ model: 'small' });
+    expect(Object.isFrozen(seen?.toolFilter?.deny)).toBe(true);
+    await run.dispose();
+  });
+
+  it('refuses an option that is not plain data with INVALID_REQUEST, before the provider is called', async () => {
+    const script = mockScript([]);
+    await loadMock(script);
+    await expect(service.start('mock', request({ toolFilter: { deny: [() => 'x'] as unknown as string[] } }))).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringContaining('toolFilter'),
+    });
+    expect(script.starts).toBe(0);
+  });
+});

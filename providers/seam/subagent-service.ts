@@ -6,7 +6,7 @@ import type { Plugin } from '../../harness/runtime/runtime.js';
 import { childLineage, ordinalSpawnedBy } from '../../harness/session/lineage.js';
 import { SubagentError } from './errors.js';
 import { announceRun } from './run-lifecycle.js';
-import { assertCapabilities, assertWellFormed } from './start-validation.js';
+import { assertCapabilities, assertWellFormed, startTimeCopies } from './start-validation.js';
 import type { ResolvedStartRequest, SubagentProvider, SubagentRun, SubagentStartRequest } from './types.js';
 
 declare module '../../harness/runtime/events.js' {
@@ -69,6 +69,12 @@ export class SubagentService {
     assertWellFormed(provider, request);
     const parent = request.parent;
     const depth = parent.depth + 1;
+    if (!Number.isSafeInteger(depth)) {
+      throw new SubagentError(
+        'DEPTH_EXCEEDED',
+        `subagent depth of a child of ${parent.lineage} (at depth ${String(parent.depth)}) is not a safe integer; delegate from a shallower agent`,
+      );
+    }
     if (request.maxDepth !== undefined && depth > request.maxDepth) {
       throw new SubagentError(
         'DEPTH_EXCEEDED',
@@ -79,20 +85,14 @@ export class SubagentService {
     const spawnedBy = request.spawnedBy ?? this.nextOrdinal(parent.id);
     const resolved: ResolvedStartRequest = {
       ...request,
+      ...startTimeCopies(provider, request),
       runId: randomUUID(),
       spawnedBy,
       lineage: childLineage(parent.lineage, spawnedBy),
       depth,
     };
     const run = await provider.start(resolved);
-    announceRun(this.events, run, {
-      runId: resolved.runId,
-      provider: provider.name,
-      childId: run.id,
-      parentId: parent.id,
-      lineage: resolved.lineage,
-    });
-    return run;
+    return announceRun(this.events, run, { provider: provider.name, parentId: parent.id, lineage: resolved.lineage }, resolved.runId);
   }
 
   private nextOrdinal(parentId: string): string {

@@ -1,12 +1,13 @@
 import type { TaskOutcome } from '../../harness/tasks/types.js';
 import type { SubagentResult, SubagentRun } from '../seam/types.js';
 
-const HEADLINES: Record<string, string> = {
+// A null prototype: a provider's stop reason named `constructor` or `toString` finds no headline here.
+const HEADLINES: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
   aborted: 'subagent run was cancelled',
   error: 'subagent run failed',
   'max-tokens': 'subagent run hit its token limit before finishing',
   refusal: 'subagent declined the task',
-};
+});
 
 /** A non-completed run as the model reads it: what happened, why, and what the child had said so far. */
 export function failureText(result: SubagentResult): string {

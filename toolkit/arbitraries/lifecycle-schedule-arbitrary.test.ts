@@ -18,7 +18,7 @@ describe('lifecycle schedules', () => {
       expect(schedule.runs.length).toBeGreaterThanOrEqual(1);
       expect(schedule.runs.length).toBeLessThanOrEqual(2);
       expect(schedule.runs.every((run) => run.outcome === 'hang')).toBe(true);
-      expect([schedule.startListener, schedule.endListener]).toEqual(['throw', 'none']);
+      expect([schedule.startListener.fault, schedule.endListener.fault]).toEqual(['throw', 'none']);
     },
   );
 

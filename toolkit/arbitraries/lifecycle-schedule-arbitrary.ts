@@ -3,25 +3,64 @@ import fc from 'fast-check';
 /** What the child of one run is scripted to do (the fixture turns it into its provider's terms). */
 export type ChildOutcome = 'complete' | 'child-error' | 'hang' | 'fail-start';
 
-/** A request the service must refuse before the provider is called. */
 /**
  * A request the service must refuse before the provider is called. The suite makes it concrete for
- * the provider at hand: a capability it does not advertise, or (when it advertises `maxDepth`) a
- * malformed or exceeded depth cap.
+ * the provider at hand: a capability it does not advertise, (when it advertises `maxDepth`) a
+ * malformed or exceeded depth cap, or a parent so deep its child's depth is not a safe integer.
  */
-export type Refusal = 'unsupported-capability' | 'invalid-max-depth' | 'depth-exceeded';
+export type Refusal = 'unsupported-capability' | 'invalid-max-depth' | 'depth-exceeded' | 'unsafe-depth';
 
-/** What a listener on `subagent/start` or `subagent/end` does. `mutate` tries to change the payload. */
-export type ListenerFault = 'none' | 'throw' | 'reject' | 'mutate';
+/**
+ * What a listener on `subagent/start` or `subagent/end` does. `throw-exotic` throws a value that is
+ * hard to even describe (a revoked Proxy, an Error whose `message` getter throws); `mutate` tries
+ * to change the payload.
+ */
+export type ListenerFault = 'none' | 'throw' | 'throw-exotic' | 'reject' | 'mutate';
+
+/** Where the faulty listener sits: before the suite's observers (so they are "later listeners") or after. */
+export type ListenerPlacement = 'before-observers' | 'after-observers';
+
+export interface ListenerPlan {
+  readonly fault: ListenerFault;
+  readonly placement: ListenerPlacement;
+}
+
+/**
+ * A moment of one run's life, observed natively (not by scheduler position): before `start` is
+ * called, while the provider's start-up is pending, once start fulfilled (ready), once the child
+ * streamed its first chunk (as the fixture reports it), once the result settled.
+ */
+export type Phase = 'before-start' | 'during-start' | 'after-ready' | 'mid-stream' | 'after-settle';
+
+/** Phases at which the caller owns a run (what `cancel`, `dispose`, `sendMessage`, `resume` need). */
+export type OwnedPhase = 'after-ready' | 'mid-stream' | 'after-settle';
+
+export const PHASES: readonly Phase[] = ['before-start', 'during-start', 'after-ready', 'mid-stream', 'after-settle'];
+export const OWNED_PHASES: readonly OwnedPhase[] = ['after-ready', 'mid-stream', 'after-settle'];
+
+/**
+ * When an act fires: `at` its phase, in the very reaction that observed it, or on a scheduler step
+ * released `after` it (so the scheduler interleaves it with everything else).
+ */
+export type Timing = 'at' | 'after';
+
+export interface TimedAct<P extends Phase = Phase> {
+  readonly phase: P;
+  readonly timing: Timing;
+}
 
 export interface RunPlan {
   readonly outcome: ChildOutcome;
-  /** The request signal: never aborted, aborted before start is called, or at a moment the scheduler picks (before or after ready). */
-  readonly abort: 'never' | 'before-start' | 'any-time';
-  /** `run.cancel()` once the run is ready, at a moment the scheduler picks. */
-  readonly cancel: boolean;
+  /** Abort of the request signal, or null. */
+  readonly abort: TimedAct | null;
+  /** `run.cancel()`, or null. */
+  readonly cancel: TimedAct<OwnedPhase> | null;
   /** The owner's dispose calls: one, two one after the other, or two at once. */
-  readonly dispose: 'once' | 'twice' | 'concurrently';
+  readonly dispose: TimedAct<OwnedPhase> & { readonly calls: 'once' | 'twice' | 'concurrently' };
+  /** `run.sendMessage()` where the run offers it, or null. */
+  readonly steer: TimedAct<OwnedPhase> | null;
+  /** `run.resume()` where the run offers it: once, or twice at once (one must be refused `BUSY` or queued). */
+  readonly resume: (TimedAct<'after-ready' | 'after-settle'> & { readonly calls: 'once' | 'concurrently' }) | null;
   /** When set, the request is one the service must refuse (and `outcome` is never reached). */
   readonly refusal: Refusal | null;
 }
@@ -29,12 +68,15 @@ export interface RunPlan {
 export interface LifecycleSchedule {
   /** Runs started concurrently on the same parent. */
   readonly runs: readonly RunPlan[];
-  readonly startListener: ListenerFault;
-  readonly endListener: ListenerFault;
-  /** The parent goes away mid-schedule: every run's signal aborts and the parent agent is disposed. */
-  readonly parentTeardown: boolean;
-  /** The provider is unregistered mid-schedule; started runs live on, later starts get NO_PROVIDER. */
-  readonly removeProvider: boolean;
+  readonly startListener: ListenerPlan;
+  readonly endListener: ListenerPlan;
+  /**
+   * The parent goes away at a phase of run 0: `abort-and-dispose` aborts every run's signal and
+   * disposes the parent agent (as a parent's own teardown does); `dispose-only` disposes the agent.
+   */
+  readonly parentTeardown: (TimedAct & { readonly mode: 'abort-and-dispose' | 'dispose-only' }) | null;
+  /** The provider is unregistered at a phase of run 0; started runs live on, later starts get NO_PROVIDER. */
+  readonly removeProvider: TimedAct | null;
 }
 
 export interface LifecycleScheduleConstraints {
@@ -48,24 +90,55 @@ export interface LifecycleScheduleConstraints {
 }
 
 const ALL_OUTCOMES: readonly ChildOutcome[] = ['complete', 'child-error', 'hang', 'fail-start'];
-const ALL_FAULTS: readonly ListenerFault[] = ['none', 'throw', 'reject', 'mutate'];
+const ALL_FAULTS: readonly ListenerFault[] = ['none', 'throw', 'throw-exotic', 'reject', 'mutate'];
+
+const timed = <P extends Phase>(phases: readonly P[]): fc.Arbitrary<TimedAct<P>> =>
+  fc.record({ phase: fc.constantFrom(...phases), timing: fc.constantFrom<Timing>('at', 'after') });
+
+/** Present about `weight` times in `of` draws. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, weight: number, of: number): fc.Arbitrary<T | null> =>
+  fc.oneof({ arbitrary: fc.constant(null), weight: of - weight }, { arbitrary, weight });
 
 /** The interleaving scenarios the lifecycle conformance suite draws; the scheduler then picks their order. */
 export function lifecycleScheduleArbitrary(constraints: LifecycleScheduleConstraints = {}): fc.Arbitrary<LifecycleSchedule> {
   const outcomes = constraints.outcomes ?? ALL_OUTCOMES;
   const run: fc.Arbitrary<RunPlan> = fc.record({
     outcome: fc.constantFrom(...outcomes),
-    abort: fc.constantFrom<RunPlan['abort']>('never', 'never', 'before-start', 'any-time', 'any-time'),
-    cancel: fc.boolean(),
-    dispose: fc.constantFrom<RunPlan['dispose']>('once', 'twice', 'concurrently'),
-    refusal: fc.oneof({ arbitrary: fc.constant(null), weight: 7 }, { arbitrary: fc.constantFrom<Refusal>('unsupported-capability', 'invalid-max-depth', 'depth-exceeded'), weight: 1 }),
+    abort: sometimes(timed(PHASES), 3, 5),
+    cancel: sometimes(timed(OWNED_PHASES), 1, 2),
+    dispose: fc.record({
+      phase: fc.constantFrom(...OWNED_PHASES),
+      timing: fc.constantFrom<Timing>('at', 'after'),
+      calls: fc.constantFrom<'once' | 'twice' | 'concurrently'>('once', 'twice', 'concurrently'),
+    }),
+    steer: sometimes(timed(OWNED_PHASES), 1, 3),
+    resume: sometimes(
+      fc.record({
+        phase: fc.constantFrom<'after-ready' | 'after-settle'>('after-ready', 'after-settle'),
+        timing: fc.constantFrom<Timing>('at', 'after'),
+        calls: fc.constantFrom<'once' | 'concurrently'>('once', 'concurrently'),
+      }),
+      1,
+      3,
+    ),
+    refusal: sometimes(fc.constantFrom<Refusal>('unsupported-capability', 'invalid-max-depth', 'depth-exceeded', 'unsafe-depth'), 1, 8),
   });
+  const listener = (faults: readonly ListenerFault[]): fc.Arbitrary<ListenerPlan> =>
+    fc.record({ fault: fc.constantFrom(...faults), placement: fc.constantFrom<ListenerPlacement>('before-observers', 'after-observers') });
   return fc.record({
     runs: fc.array(run, { minLength: 1, maxLength: constraints.maxRuns ?? 3 }),
-    startListener: fc.constantFrom(...(constraints.startListenerFaults ?? ALL_FAULTS)),
-    endListener: fc.constantFrom(...(constraints.endListenerFaults ?? ALL_FAULTS)),
-    parentTeardown: fc.boolean(),
-    removeProvider: fc.boolean(),
+    startListener: listener(constraints.startListenerFaults ?? ALL_FAULTS),
+    endListener: listener(constraints.endListenerFaults ?? ALL_FAULTS),
+    parentTeardown: sometimes(
+      fc.record({
+        phase: fc.constantFrom(...PHASES),
+        timing: fc.constantFrom<Timing>('at', 'after'),
+        mode: fc.constantFrom<'abort-and-dispose' | 'dispose-only'>('abort-and-dispose', 'dispose-only'),
+      }),
+      1,
+      2,
+    ),
+    removeProvider: sometimes(timed(PHASES), 1, 2),
   });
 }
 

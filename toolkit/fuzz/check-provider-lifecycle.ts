@@ -5,39 +5,50 @@ import fc from 'fast-check';
 import { fuzzRuns } from '../arbitraries/fuzz-runs.js';
 import { lifecycleScheduleArbitrary, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { formatConformanceFailure, numberedSteps, rerunCommand } from './format-failure.js';
-import { FuzzError } from './fuzz-error.js';
+import { CoverageCounter } from './coverage.js';
 import { describeError } from './describe-error.js';
+import { EscapeWatch } from './escape-watch.js';
+import { FuzzError } from './fuzz-error.js';
 import { isListenerFailure } from './lifecycle-recorder.js';
 import { runSchedule } from './run-schedule.js';
 import type { ConformanceReport, LifecycleCheckOptions, LifecycleViolation, ProviderFactory } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_SETTLE_WAIT_MS = 2_000;
 
 /** Thrown inside the property so fast-check keeps the failing schedule's own violations and steps. */
 class ScheduleFailed extends Error {
   constructor(
+    readonly kind: 'provider' | 'suite',
     readonly violations: readonly LifecycleViolation[],
     readonly steps: readonly string[],
+    readonly step: string,
   ) {
     super(violations.map((v) => `[${v.promise}] ${v.message}`).join('\n'));
   }
 }
 
+/** The label of the last scheduler step released so far: where a failure was seen. */
+function lastStep(s: fc.Scheduler): string {
+  const released = s.report().filter((item) => item.status !== 'pending');
+  return released.length === 0 ? '(before any step)' : `${released.length}. ${released[released.length - 1]?.label ?? ''}`;
+}
+
 /**
- * Throws `options.runs` interleavings of start, readiness, result, cancel, dispose, parent teardown,
- * provider removal and faulty listeners at the provider `factory` builds (a fresh one per schedule),
- * under `fc.scheduler`, and checks the ordering and cleanup promises of the subagent seam.
- * Resolves with a report; never throws for a broken provider (see `assertProviderLifecycle`).
+ * Throws `options.runs` interleavings of start, readiness, result, cancel, dispose, steering,
+ * resume, parent teardown, provider removal and faulty listeners at the provider `factory` builds
+ * (a fresh one per schedule), each act fired at a lifecycle point observed natively, and checks the
+ * ordering and cleanup promises of the subagent seam. Any unhandled rejection or uncaught exception
+ * while a schedule runs fails it. Resolves with a report; never throws for a broken provider (see
+ * `assertProviderLifecycle`), nor for a bug of the suite itself (reported as a `suite` failure).
  */
 export async function checkProviderLifecycle(factory: ProviderFactory, options: LifecycleCheckOptions): Promise<ConformanceReport> {
   const runs = validRuns(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const settleWaitMs = options.settleWaitMs ?? DEFAULT_SETTLE_WAIT_MS;
   const root = await mkdtemp(join(tmpdir(), 'nestcast-fuzz-'));
-  const escaped: unknown[] = [];
-  const onUnhandled = (reason: unknown): void => {
-    if (isListenerFailure(reason)) escaped.push(reason);
-  };
-  process.on('unhandledRejection', onUnhandled);
+  const watch = new EscapeWatch();
+  const coverage = new CoverageCounter();
   const began = performance.now();
   let schedules = 0;
   try {
@@ -49,13 +60,26 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
     };
     const property = fc.asyncProperty(fc.scheduler({ act }), arbitrary, async (s, schedule) => {
       const index = ++schedules;
-      const before = escaped.length;
-      const violations = await runSchedule(factory, schedule, s, { dir: join(root, `s${index}`), timeoutMs });
-      await new Promise((resolve) => setImmediate(resolve));
-      for (const failure of escaped.slice(before)) {
-        violations.push({ promise: 'listener-failures-contained', message: `a listener failure escaped as an unhandled rejection: ${describeError(failure)}` });
+      const mark = watch.escapes.length;
+      let outcome;
+      try {
+        outcome = await runSchedule(factory, schedule, s, { dir: join(root, `s${index}`), timeoutMs, settleWaitMs });
+      } catch (error) {
+        const step = lastStep(s);
+        const message = `the lifecycle suite itself threw at step ${step}: ${describeError(error)}${error instanceof Error && error.stack ? `\n${error.stack.split('\n').slice(1, 6).join('\n')}` : ''}`;
+        throw new ScheduleFailed('suite', [{ promise: 'suite-error', message }], numberedSteps(s.report()), step);
       }
-      if (violations.length > 0) throw new ScheduleFailed(violations, numberedSteps(s.report()));
+      coverage.add(outcome.cells);
+      await new Promise((resolve) => setImmediate(resolve));
+      const violations = [...outcome.violations];
+      for (const { kind, error } of watch.since(mark)) {
+        violations.push(
+          isListenerFailure(error)
+            ? { promise: 'listener-failures-contained', message: `a listener failure escaped as an ${kind}: ${describeError(error)}` }
+            : { promise: 'no-unhandled-failures', message: `an ${kind} happened during the schedule: ${describeError(error)}` },
+        );
+      }
+      if (violations.length > 0) throw new ScheduleFailed('provider', violations, numberedSteps(s.report()), lastStep(s));
     });
     const details = await fc.check(property, {
       numRuns: runs,
@@ -64,27 +88,24 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
       // A printed path already points at the shrunk schedule: replay it alone.
       endOnFailure: options.endOnFailure ?? options.path !== undefined,
     });
-    const report = { provider: factory.name, runs, schedules, seed: details.seed, elapsedMs: performance.now() - began };
+    const report = { provider: factory.name, runs, schedules, seed: details.seed, elapsedMs: performance.now() - began, coverage: coverage.report() };
     if (!details.failed) return { ...report, ok: true };
     const failed = details.errorInstance;
-    if (!(failed instanceof ScheduleFailed) || details.counterexample === null || details.counterexamplePath === null) {
-      throw new FuzzError('LIFECYCLE_VIOLATION', `the lifecycle suite itself failed on provider "${factory.name}" (seed ${details.seed}): ${String(failed)}`, { cause: failed });
+    const path = details.counterexamplePath ?? '';
+    const rerun = rerunCommand(options.rerunAs ?? factory.module ?? factory.name, runs, details.seed, path);
+    const schedule = (details.counterexample?.[1] ?? null) as LifecycleSchedule;
+    if (!(failed instanceof ScheduleFailed)) {
+      // fast-check itself, or the arbitrary, blew up: still a suite failure with its seed and path, never a bare crash.
+      const message = `the lifecycle suite itself failed outside any schedule step: ${describeError(failed)}`;
+      return { ...report, ok: false, failure: { kind: 'suite', seed: details.seed, path, schedule, violations: [{ promise: 'suite-error', message }], steps: [], rerun, step: '(none)' } };
     }
-    const schedule = details.counterexample[1] as LifecycleSchedule;
     return {
       ...report,
       ok: false,
-      failure: {
-        seed: details.seed,
-        path: details.counterexamplePath,
-        schedule,
-        violations: failed.violations,
-        steps: failed.steps,
-        rerun: rerunCommand(factory.name, runs, details.seed, details.counterexamplePath),
-      },
+      failure: { kind: failed.kind, seed: details.seed, path, schedule, violations: failed.violations, steps: failed.steps, rerun, step: failed.step },
     };
   } finally {
-    process.off('unhandledRejection', onUnhandled);
+    watch.restore();
     await rm(root, { recursive: true, force: true, maxRetries: 3 });
   }
 }

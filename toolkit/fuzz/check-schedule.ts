@@ -3,45 +3,56 @@ import type { Agent } from '../../harness/agents/agent.js';
 import type { Runtime } from '../../harness/runtime/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
+import type { SubagentResult } from '../../providers/seam/types.js';
+import { describeError } from './describe-error.js';
 import { HIJACKED, isListenerFailure, type LifecycleRecord } from './lifecycle-recorder.js';
 import { describeThing, liveThings } from './liveness.js';
-import { describeError } from './describe-error.js';
-import type { RunTrace } from './run-trace.js';
+import type { RunTrace, Settlement } from './run-trace.js';
+import type { ScheduleDriver } from './schedule-driver.js';
 import type { LifecycleViolation, ProviderFixture } from './types.js';
 
 export interface ScheduleObservations {
   readonly runtime: Runtime;
-  readonly parent: Agent;
+  /** The suite's own agents (the delegating parent, maybe a deep one): not the provider's to release. */
+  readonly parents: readonly Agent[];
   readonly fixture: ProviderFixture;
-  readonly traces: readonly RunTrace[];
-  readonly records: readonly LifecycleRecord[];
-  readonly calls: readonly string[];
+  readonly driver: ScheduleDriver;
 }
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
-/** The promises of DESIGN §3 checked once every action of the schedule has finished. */
+/** The promises of DESIGN §3 checked once every act of the schedule has finished. */
 export async function checkSchedule(observed: ScheduleObservations): Promise<LifecycleViolation[]> {
-  for (const trace of observed.traces) {
-    checkStart(trace, observed);
-    checkEvents(trace, observed.records);
+  const { driver } = observed;
+  for (const trace of driver.traces) {
+    checkStart(trace, driver.providerCalls, driver.observed.records);
+    checkOptionsCopied(trace, driver);
+    checkEvents(trace, driver.observed.records);
     checkResult(trace);
+    checkSteering(trace, observed.fixture, driver.heard.get(trace.lineage) ?? []);
+    checkFollowUps(trace);
   }
-  const violations = observed.traces.flatMap((trace) => trace.violations);
-  const alive = liveThings(observed.runtime, observed.parent, observed.fixture);
+  const violations = driver.traces.flatMap((trace) => trace.violations);
+  violations.push(...laterListenerProblems(driver));
+  const alive = liveThings(observed.runtime, observed.parents, observed.fixture);
   if (alive.length > 0) {
     violations.push({ promise: 'nothing-left-alive', message: `after every run was disposed, still alive: ${alive.map(describeThing).join(', ')}` });
   }
-  violations.push(...(await childLogProblems(observed.runtime, observed.parent)));
+  violations.push(...(await childLogProblems(observed.runtime, observed.parents)));
   return violations;
 }
 
-function checkStart(trace: RunTrace, { calls }: ScheduleObservations): void {
+function checkStart(trace: RunTrace, calls: readonly string[], records: readonly LifecycleRecord[]): void {
   const { calledWith, start, plan } = trace;
   if (calledWith === null || start.status === 'pending') return;
   const providerCalled = calls.includes(trace.spawnedBy);
   if (start.status === 'rejected' && isListenerFailure(start.error)) {
     trace.violate('listener-failures-contained', `a listener failure escaped into subagents.start(): ${describeError(start.error)}`);
+    return;
+  }
+  // The provider fulfilled, so what rejected start came out of announcing the run: a listener's failure, or the bus containing it.
+  if (start.status === 'rejected' && (trace.providerFulfilled || records.some((record) => record.event === 'start' && record.info.lineage === trace.lineage))) {
+    trace.violate('listener-failures-contained', `the provider's start fulfilled, yet subagents.start() rejected while announcing the run: ${describeError(start.error)}`);
     return;
   }
   const refusedAs = (code: string, why: string): void => {
@@ -57,37 +68,86 @@ function checkStart(trace: RunTrace, { calls }: ScheduleObservations): void {
     const got = start.status === 'rejected' ? `rejected ${describeError(start.error)}` : 'fulfilled with a run';
     trace.violate('aborted-start-rejects', `the request signal was aborted before start was called, so start must reject ABORTED; it ${got}`);
   }
-  if (plan.outcome === 'fail-start' && !calledWith.aborted && start.status === 'fulfilled') {
+  if (calledWith.parentDisposed || trace.parentGoneDuringStart) {
+    if (start.status === 'fulfilled') {
+      trace.violate('no-child-for-a-gone-parent', `the parent agent was disposed ${calledWith.parentDisposed ? 'before start was called' : 'while start was pending'}, yet start fulfilled with a live child`);
+    }
+  }
+  if (trace.received !== null && trace.received.request.depth !== undefined && !Number.isSafeInteger(trace.received.request.depth)) {
+    trace.violate('child-depth-safe', `the provider was handed child depth ${String(trace.received.request.depth)}, not a safe integer`);
+  }
+  if (plan.outcome === 'fail-start' && !calledWith.aborted && !trace.abortedDuringStart && start.status === 'fulfilled') {
     trace.violate('failed-start-rejects', 'the child was scripted to fail start-up, yet start fulfilled');
+  }
+  if (trace.abortedDuringStart && start.status === 'fulfilled' && trace.result.status === 'fulfilled' && trace.result.value.stopReason !== 'aborted') {
+    trace.violate(
+      'abort-during-start-cancels',
+      `the request signal was aborted during start-up, yet start fulfilled with a run that settled ${JSON.stringify(trace.result.value.stopReason)}: reject ABORTED, or hand over a run that settles "aborted"`,
+    );
   }
 }
 
+/** The provider saw the start-time options as they were at `start`, in objects the caller does not hold. */
+function checkOptionsCopied(trace: RunTrace, driver: ScheduleDriver): void {
+  const received = trace.received;
+  const caller = driver.callerOptions.get(trace);
+  if (received === null || caller === undefined) return;
+  const shared = received.request.agentOptions === caller.agentOptions;
+  const { parent: _parent, signal: _signal, ...plain } = received.request;
+  if (shared || JSON.stringify(plain) !== received.json) {
+    trace.violate('start-options-copied', `the start-time options the provider holds ${shared ? 'are the caller\'s own objects' : 'changed after start'}: the caller's later edits reach the child`);
+  }
+}
+
+/** Each run the caller got (the first, then each from resume) announced once: start, then end, in that order. */
 function checkEvents(trace: RunTrace, records: readonly LifecycleRecord[]): void {
-  const mine = records.map((record, index) => ({ record, index })).filter(({ record }) => record.info.lineage === trace.lineage);
-  const starts = mine.filter(({ record }) => record.event === 'start');
-  const ends = mine.filter(({ record }) => record.event === 'end');
-  if (trace.start.status !== 'fulfilled') {
-    if (mine.length > 0) trace.violate('no-events-for-rejected-start', `start did not fulfil, yet ${starts.length} subagent/start and ${ends.length} subagent/end were emitted`);
+  const mine = records.filter((record) => record.info.lineage === trace.lineage);
+  const runs: { start: Settlement<unknown>; result: Settlement<SubagentResult> }[] = [];
+  if (trace.start.status === 'fulfilled') runs.push(trace);
+  runs.push(...trace.followUps.filter((followUp) => followUp.start.status === 'fulfilled').sort((a, b) => a.fulfilledAt - b.fulfilledAt));
+  if (runs.length === 0) {
+    if (mine.length > 0) trace.violate('no-events-for-rejected-start', `start did not fulfil, yet ${mine.length} subagent/start or subagent/end event(s) were emitted`);
     return;
   }
-  if (starts.length !== 1 || ends.length !== 1) {
-    trace.violate('exactly-one-start-and-end', `expected one subagent/start and one subagent/end, got ${starts.length} and ${ends.length}`);
+  const starts = mine.filter((record) => record.event === 'start').length;
+  const ends = mine.filter((record) => record.event === 'end').length;
+  const settledRuns = runs.filter((run) => run.result.status !== 'pending').length;
+  if (starts !== runs.length || ends !== settledRuns) {
+    trace.violate('one-start-and-end-per-run', `${runs.length} run(s) (${runs.length - 1} from resume) with ${settledRuns} settled result(s), yet ${starts} subagent/start and ${ends} subagent/end`);
     return;
   }
-  const start = starts[0];
-  const end = ends[0];
-  if (start === undefined || end === undefined) return;
-  if (end.index < start.index) trace.violate('start-before-end', 'subagent/end was emitted before subagent/start');
-  const result = trace.result;
-  if (end.record.event !== 'end' || result.status === 'pending') return;
-  const expected = result.status === 'fulfilled' ? result.value : { stopReason: 'error', output: '' };
-  if (end.record.info.stopReason !== expected.stopReason || (end.record.info.lastAssistantMessage ?? '') !== expected.output) {
-    trace.violate(
-      'end-reports-the-result',
-      `subagent/end said ${JSON.stringify({ stopReason: end.record.info.stopReason, lastAssistantMessage: end.record.info.lastAssistantMessage })} ` +
-        `but the caller's result was ${JSON.stringify({ stopReason: expected.stopReason, output: expected.output })}: end must announce the run's own result`,
-    );
-  }
+  mine.forEach((record, index) => {
+    const expected = index % 2 === 0 ? 'start' : 'end';
+    if (record.event !== expected) trace.violate('start-before-end', `event #${index + 1} of this child was subagent/${record.event}, expected subagent/${expected}: each run's start precedes its end`);
+  });
+  mine.forEach((record, index) => {
+    if (record.event !== 'end') return;
+    const result = runs[(index - 1) / 2]?.result;
+    if (result === undefined || result.status === 'pending') return;
+    const expected = result.status === 'fulfilled' ? result.value : { stopReason: 'error', output: '' };
+    if (record.info.stopReason !== expected.stopReason || (record.info.lastAssistantMessage ?? '') !== expected.output) {
+      trace.violate(
+        'end-reports-the-result',
+        `subagent/end said ${JSON.stringify({ stopReason: record.info.stopReason, lastAssistantMessage: record.info.lastAssistantMessage })} ` +
+          `but the caller's result was ${JSON.stringify({ stopReason: expected.stopReason, output: expected.output })}: end must announce the run's own result`,
+      );
+    }
+  });
+}
+
+const RESULT_KEYS = new Set(['output', 'structured', 'stopReason', 'diagnostic']);
+
+/** Why `value` is not a SubagentResult, or null. */
+function shapeProblem(value: unknown, structuredAllowed: boolean): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `it is ${value === null ? 'null' : typeof value}, not an object`;
+  const record = value as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => !RESULT_KEYS.has(key));
+  if (unknown.length > 0) return `it has unknown field(s) ${unknown.join(', ')}`;
+  if (typeof record['output'] !== 'string') return `output is ${typeof record['output']}, not a string`;
+  if (typeof record['stopReason'] !== 'string' || record['stopReason'] === '') return `stopReason is ${JSON.stringify(record['stopReason'])}, not a non-empty string`;
+  if ('diagnostic' in record && typeof record['diagnostic'] !== 'string') return `diagnostic is ${typeof record['diagnostic']}, not a string`;
+  if ('structured' in record && !structuredAllowed) return 'it carries structured output although no output schema was requested';
+  return null;
 }
 
 function checkResult(trace: RunTrace): void {
@@ -97,9 +157,15 @@ function checkResult(trace: RunTrace): void {
   if (result.status === 'rejected') {
     return trace.violate('result-never-rejects', `the result rejected (${describeError(result.error)}) for a child-level outcome (${plan.outcome}); it may reject only for an infrastructure fault`);
   }
+  const shape = shapeProblem(result.value, trace.received?.request.outputSchema !== undefined);
+  if (shape !== null) return trace.violate('result-known-shape', `the result is not a SubagentResult: ${shape}`);
   const { stopReason, output } = result.value;
-  if (stopReason === HIJACKED || output === HIJACKED) trace.violate('result-unaffected-by-listeners', 'a subagent/end listener changed the caller\'s result');
-  if (trace.resultSnapshot !== JSON.stringify(result.value)) trace.violate('result-unaffected-by-listeners', 'the result object changed after the caller received it');
+  if (stopReason === HIJACKED || output === HIJACKED) trace.violate('result-unaffected-by-listeners', "a subagent/end listener changed the caller's result");
+  if (trace.resultSnapshot !== JSON.stringify(result.value)) trace.violate('result-stays-put', 'the result object changed after the caller received it');
+  if (stopReason === 'aborted') {
+    const lost = (trace.streamedBeforeInterrupt ?? []).filter((text) => !output.includes(text));
+    if (lost.length > 0) trace.violate('partial-output-kept', `the child had streamed ${JSON.stringify(lost.join(''))} before it was cancelled, but the aborted result's output is ${JSON.stringify(output)}`);
+  }
   if (trace.interrupted) {
     if (plan.outcome === 'hang' && stopReason !== 'aborted') trace.violate('cancel-settles-aborted', `a hanging child was cancelled but settled ${JSON.stringify(stopReason)}, not "aborted"`);
     return;
@@ -109,11 +175,55 @@ function checkResult(trace: RunTrace): void {
   if (plan.outcome === 'hang') trace.violate('result-matches-child', `a child that runs until cancelled settled ${JSON.stringify(stopReason)} with nobody cancelling it`);
 }
 
+/** A steering message `sendMessage` accepted reaches a model call, unless every turn that could carry it was cut short. */
+function checkSteering(trace: RunTrace, fixture: ProviderFixture, heard: readonly string[]): void {
+  if (!fixture.hearsSteering) return;
+  const completed = (result: Settlement<SubagentResult>): boolean => result.status === 'fulfilled' && result.value.stopReason === 'completed';
+  for (const { text, phase } of trace.steered) {
+    if (heard.includes(text)) continue;
+    const carriers = phase === 'after-settle' ? trace.followUps.map((followUp) => followUp.result) : [trace.result, ...trace.followUps.map((followUp) => followUp.result)];
+    const dropped = phase === 'after-settle' ? carriers.length === 0 || carriers.some(completed) : carriers.some(completed);
+    if (dropped) {
+      trace.violate('steering-delivered-or-refused', `sendMessage(${JSON.stringify(text)}) (${phase}) was accepted, yet no model call carried it: deliver it, or refuse it with a typed error`);
+    }
+  }
+}
+
+/** Two runs from resume() never hold the same child at once: the second was refused, or waited for the first to settle. */
+function checkFollowUps(trace: RunTrace): void {
+  const fulfilled = trace.followUps.filter((followUp) => followUp.start.status === 'fulfilled');
+  for (const [i, a] of fulfilled.entries()) {
+    for (const b of fulfilled.slice(i + 1)) {
+      const [first, second] = a.fulfilledAt < b.fulfilledAt ? [a, b] : [b, a];
+      if (first.start.status !== 'fulfilled' || second.start.status !== 'fulfilled') continue;
+      if (first.start.value.id !== second.start.value.id) continue;
+      if (first.settledAt < 0 || second.fulfilledAt < first.settledAt) {
+        trace.violate('resume-never-shared', `two concurrent resume() calls both handed out child ${first.start.value.id} while the first run was live: refuse the second (BUSY) or queue it`);
+      }
+    }
+  }
+}
+
+/** The listener registered last heard every event the runs owed: a failing listener before it did not stop the bus. */
+function laterListenerProblems(driver: ScheduleDriver): LifecycleViolation[] {
+  const runs = driver.traces.flatMap((trace) => [...(trace.start.status === 'fulfilled' ? [trace] : []), ...trace.followUps.filter((f) => f.start.status === 'fulfilled')]);
+  const starts = runs.length;
+  const ends = runs.filter((run) => run.result.status !== 'pending').length;
+  const heard = driver.observed.lastListener;
+  if (heard.start >= starts && heard.end >= ends) return [];
+  return [
+    {
+      promise: 'later-listeners-run',
+      message: `the last listener heard ${heard.start} of ${starts} subagent/start and ${heard.end} of ${ends} subagent/end: a failing listener before it stopped the others`,
+    },
+  ];
+}
+
 /** Every child session log the runtime persisted must pass the invariants as a finished log. */
-async function childLogProblems(runtime: Runtime, parent: Agent): Promise<LifecycleViolation[]> {
+async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Promise<LifecycleViolation[]> {
   const problems: LifecycleViolation[] = [];
   for (const path of await runtime.sessions.list()) {
-    if (path === parent.session.path) continue;
+    if (parents.some((parent) => parent.session.path === path)) continue;
     const log = parseSessionLog(await readFile(path, 'utf8'), path);
     for (const violation of checkInvariants(log, { finished: true })) {
       problems.push({ promise: 'child-logs-valid', message: `${log.header.lineage} (${path}) seq ${String(violation.seq)} [${violation.rule}]: ${violation.message}` });

@@ -1,8 +1,14 @@
-/** `CODE: message` for a coded error, the message for another, the value as text otherwise. */
+import { describeThrown } from '../../harness/runtime/logger.js';
+
+/** `CODE: message` for a coded error, the message for another, the value as text otherwise. Never throws. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}`;
+  try {
+    if (error instanceof Error) {
+      const code = (error as { code?: unknown }).code;
+      return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}`;
+    }
+    return String(error);
+  } catch {
+    return describeThrown(error);
   }
-  return String(error);
 }

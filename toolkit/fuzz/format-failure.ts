@@ -19,8 +19,12 @@ export function rerunCommand(provider: string, runs: number, seed: number, path:
 export function formatConformanceFailure(report: ConformanceReport): string {
   const failure = report.failure;
   if (failure === undefined) return `provider "${report.provider}" kept every lifecycle promise in ${report.schedules} schedules (seed ${report.seed})`;
+  const headline =
+    failure.kind === 'suite'
+      ? `the lifecycle suite itself failed (a bug of nestcast, please report it with the seed and path) on provider "${report.provider}" after ${report.schedules} schedule(s), at step ${failure.step}:`
+      : `provider "${report.provider}" broke ${failure.violations.length} lifecycle promise(s) after ${report.schedules} schedule(s):`;
   return [
-    `provider "${report.provider}" broke ${failure.violations.length} lifecycle promise(s) after ${report.schedules} schedule(s):`,
+    headline,
     ...failure.violations.map((v) => `  - [${v.promise}] ${v.message}`),
     '',
     `seed ${failure.seed}, path ${failure.path}`,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { fuzzMain } from './fuzz-main.js';
 
@@ -24,7 +25,7 @@ describe('nestcast fuzz', () => {
   it('prints its help with exit code 0', async () => {
     const { io, out } = captured();
     expect(await fuzzMain(['--help'], io)).toBe(0);
-    expect(out.join('')).toContain('Usage: nestcast fuzz --provider <name>');
+    expect(out.join('')).toContain('Usage: nestcast fuzz --provider <name | module path>');
   });
 
   it.each([
@@ -39,5 +40,46 @@ describe('nestcast fuzz', () => {
     expect(await fuzzMain(argv, io)).toBe(2);
     expect(err.join('')).toContain(message);
     expect(err.join('')).toContain('Usage: nestcast fuzz');
+  });
+});
+
+describe('nestcast fuzz --provider <module>, through the real CLI', () => {
+  const cli = (args: readonly string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'toolkit/cli/bin.ts', 'fuzz', ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it("fuzzes a user's provider factory module, as docs/fuzzing.md shows", { timeout: 60_000 }, async () => {
+    const { code, stdout } = await cli(['--provider', 'docs/examples/worker-provider.fuzz.mjs', '--runs', '100', '--coverage']);
+    expect(code, stdout).toBe(0);
+    expect(stdout).toMatch(/fuzzing provider "worker" with 100 schedule\(s\)/);
+    expect(stdout).toMatch(/^abort\s+\d+/m);
+    expect(stdout).toMatch(/ok: 100 schedules kept every lifecycle promise/);
+  });
+
+  it('prints a rerun line for a broken provider module that, run as printed, replays the same failure', { timeout: 60_000 }, async () => {
+    const first = await cli(['--provider', 'toolkit/fuzz/mutants/starts-when-aborted.ts', '--runs', '1000']);
+    expect(first.code).toBe(1);
+    const rerun = /^rerun: nestcast fuzz (.+)$/m.exec(first.stderr)?.[1];
+    expect(rerun, first.stderr).toMatch(/^--provider toolkit\/fuzz\/mutants\/starts-when-aborted\.ts --runs 1000 --seed=-?\d+ --path [\d:]+$/);
+    const again = await cli(rerun?.split(' ') ?? []);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('[aborted-start-rejects]');
+    expect(again.stderr).toMatch(/broke \d+ lifecycle promise\(s\) after 1 schedule\(s\)/);
+  });
+
+  it.each([
+    [['--provider', './no/such/provider.mjs'], 'does not exist'],
+    [['--provider', 'toolkit/fuzz/liveness.ts'], 'must export a ProviderFactory as its default export'],
+  ])('refuses %j with exit code 2, saying what is wrong', async (argv, message) => {
+    const { io, err } = captured();
+    expect(await fuzzMain(argv, io)).toBe(2);
+    expect(err.join('')).toContain(message);
   });
 });

@@ -6,8 +6,8 @@ export { acpFactory, FUZZ_ACP_AGENT } from './factories/acp-factory.js';
 export { forkFactory, spawnFactory } from './factories/in-process-factories.js';
 export { mockFactory } from './factories/mock-factory.js';
 export { SCHEDULED_MODEL, scheduledModel } from './factories/scheduled-model.js';
-export { BROKEN_PROVIDERS, escapingListenersFactory, toyFactory } from './broken-providers.js';
-export { createToyProvider, ToyChildren, type ToyFlaw, type ToyProviderOptions } from './toy-provider.js';
+export { ToyChildren, toyFactory, ToyProvider, ToyRun, type ToyContext } from './toy-provider.js';
+export { expectedCells, formatCoverage, type Act, type CoverageCell } from './coverage.js';
 export { HIJACKED, InjectedListenerFailure, isListenerFailure } from './lifecycle-recorder.js';
 export type {
   ConformanceFailure,

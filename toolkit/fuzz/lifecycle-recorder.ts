@@ -1,7 +1,7 @@
 import type { EventBus } from '../../harness/runtime/event-bus.js';
 import type { HarnessEvents } from '../../harness/runtime/events.js';
 import type { SubagentRunEndInfo, SubagentRunInfo } from '../../providers/seam/events.js';
-import type { ListenerFault } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+import type { ListenerFault, ListenerPlan } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 
 /** The error the suite's faulty listeners throw or reject with; seeing it anywhere else means it escaped. */
 export class InjectedListenerFailure extends Error {
@@ -30,14 +30,46 @@ export type LifecycleRecord =
   | { readonly event: 'start'; readonly info: SubagentRunInfo }
   | { readonly event: 'end'; readonly info: SubagentRunEndInfo };
 
-/** Records every subagent/start and subagent/end in order, and installs the schedule's faulty listeners after the recorder. */
-export function recordLifecycle(events: EventBus<HarnessEvents>, faults: { start: ListenerFault; end: ListenerFault }): LifecycleRecord[] {
-  const records: LifecycleRecord[] = [];
-  events.on('subagent/start', (info) => void records.push({ event: 'start', info: { ...info } }));
-  events.on('subagent/end', (info) => void records.push({ event: 'end', info: { ...info } }));
-  events.on('subagent/start', faultyListener('subagent/start', faults.start));
-  events.on('subagent/end', faultyListener('subagent/end', faults.end));
-  return records;
+/** What the suite's observers saw: every start and end in order, and what the last listener of each event heard. */
+export interface LifecycleObservations {
+  readonly records: LifecycleRecord[];
+  /** Calls of the listener registered last on each event: a bus that stops after a failing listener starves it. */
+  readonly lastListener: { start: number; end: number };
+}
+
+/**
+ * Records every subagent/start and subagent/end in order, with the schedule's faulty listeners
+ * before or after the recorder as planned, and one more observer after everything.
+ */
+export function recordLifecycle(events: EventBus<HarnessEvents>, plans: { start: ListenerPlan; end: ListenerPlan }): LifecycleObservations {
+  const observed: LifecycleObservations = { records: [], lastListener: { start: 0, end: 0 } };
+  const faultyStart = faultyListener('subagent/start', plans.start.fault);
+  const faultyEnd = faultyListener('subagent/end', plans.end.fault);
+  if (plans.start.placement === 'before-observers') events.on('subagent/start', faultyStart);
+  if (plans.end.placement === 'before-observers') events.on('subagent/end', faultyEnd);
+  events.on('subagent/start', (info) => void observed.records.push({ event: 'start', info: { ...info } }));
+  events.on('subagent/end', (info) => void observed.records.push({ event: 'end', info: { ...info } }));
+  if (plans.start.placement === 'after-observers') events.on('subagent/start', faultyStart);
+  if (plans.end.placement === 'after-observers') events.on('subagent/end', faultyEnd);
+  events.on('subagent/start', () => void observed.lastListener.start++);
+  events.on('subagent/end', () => void observed.lastListener.end++);
+  return observed;
+}
+
+/** Values that are hard to even describe: containment must survive them. */
+function exoticThrown(event: string): object {
+  if (event === 'subagent/start') {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  }
+  const error = new InjectedListenerFailure(event, 'throw');
+  Object.defineProperty(error, 'message', {
+    get: () => {
+      throw thrown(new Error('the message getter of an injected listener failure throws'));
+    },
+  });
+  return error;
 }
 
 function faultyListener(event: string, fault: ListenerFault): (payload: object) => void | Promise<void> {
@@ -47,6 +79,10 @@ function faultyListener(event: string, fault: ListenerFault): (payload: object) 
     case 'throw':
       return () => {
         throw thrown(new InjectedListenerFailure(event, 'throw'));
+      };
+    case 'throw-exotic':
+      return () => {
+        throw thrown(exoticThrown(event));
       };
     case 'reject':
       return () => Promise.reject(thrown(new InjectedListenerFailure(event, 'reject')));

@@ -3,15 +3,15 @@ import type { Runtime } from '../../harness/runtime/runtime.js';
 import type { RunTrace } from './run-trace.js';
 import type { LiveThing, ProviderFixture } from './types.js';
 
-/** Every child agent and open child session in the runtime, plus what the fixture reports. */
-export function liveThings(runtime: Runtime, parent: Agent, fixture: ProviderFixture): LiveThing[] {
+/** Every child agent and open child session in the runtime (the suite's own parents aside), plus what the fixture reports. */
+export function liveThings(runtime: Runtime, parents: readonly Agent[], fixture: ProviderFixture): LiveThing[] {
   const agents = runtime.agents
     .list()
-    .filter((agent) => agent !== parent)
+    .filter((agent) => !parents.includes(agent))
     .map((agent): LiveThing => ({ kind: 'agent', id: agent.id, lineage: agent.lineage }));
   const sessions = runtime.sessions
     .live()
-    .filter((session) => session !== parent.session)
+    .filter((session) => !parents.some((parent) => parent.session === session))
     .map((session): LiveThing => ({ kind: 'session', id: session.id, lineage: session.header.lineage }));
   return [...agents, ...sessions, ...(fixture.alive?.() ?? [])];
 }
@@ -42,4 +42,39 @@ export function isProcessAlive(pid: number): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
     throw error;
   }
+}
+
+/** Handle kinds that keep something alive: timers, child processes, sockets, pipes. */
+const HANDLE_KINDS = new Set(['Timeout', 'ProcessWrap', 'PipeWrap', 'TCPWrap', 'TCPServerWrap', 'UDPWrap', 'TTYWrap', 'SignalWrap']);
+
+/** How many live handles of each kind the process holds: measured by Node, not reported by any provider. */
+export function activeHandles(): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (HANDLE_KINDS.has(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Handles alive now beyond those of `baseline`, e.g. `2 Timeout, 1 ProcessWrap`; empty when none. */
+export function handlesBeyond(baseline: ReadonlyMap<string, number>): string[] {
+  return [...activeHandles()].filter(([kind, count]) => count > (baseline.get(kind) ?? 0)).map(([kind, count]) => `${count - (baseline.get(kind) ?? 0)} ${kind}`);
+}
+
+/**
+ * Handles beyond `baseline` once what was closing has closed: a child process's pipes close a
+ * moment after it exits. Waits on event-loop turns first, then briefly on timers (whose own handle is
+ * gone by the time it fires), up to `graceMs`.
+ */
+export async function handlesLeftBeyond(baseline: ReadonlyMap<string, number>, graceMs: number): Promise<string[]> {
+  for (let turn = 0; turn < 5; turn++) {
+    if (handlesBeyond(baseline).length === 0) return [];
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const until = performance.now() + graceMs;
+  while (performance.now() < until) {
+    if (handlesBeyond(baseline).length === 0) return [];
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return handlesBeyond(baseline);
 }

@@ -7,6 +7,8 @@ export interface ConcreteRefusal {
   /** The SubagentError code the service must refuse it with. */
   readonly code: 'UNSUPPORTED_CAPABILITY' | 'INVALID_REQUEST' | 'DEPTH_EXCEEDED';
   readonly description: string;
+  /** The request comes from a parent at depth `Number.MAX_SAFE_INTEGER`, whose child's depth is not a safe integer. */
+  readonly deepParent?: true;
 }
 
 const ASK: Record<StartCapability, Partial<SubagentStartRequest>> = {
@@ -21,6 +23,9 @@ const ASK: Record<StartCapability, Partial<SubagentStartRequest>> = {
  * run index); depth refusals need `maxDepth` advertised, else they ask for `maxDepth` itself.
  */
 export function concreteRefusal(refusal: Refusal, capabilities: SubagentCapabilities, index: number): ConcreteRefusal {
+  if (refusal === 'unsafe-depth') {
+    return { fields: {}, code: 'DEPTH_EXCEEDED', description: 'comes from a parent at depth Number.MAX_SAFE_INTEGER', deepParent: true };
+  }
   const lacking = (Object.keys(ASK) as StartCapability[]).filter((capability) => !capabilities[capability]);
   const unsupported = (capability: StartCapability): ConcreteRefusal => ({
     fields: ASK[capability],

@@ -2,16 +2,7 @@ import type fc from 'fast-check';
 import { SubagentError } from '../../providers/seam/errors.js';
 import { NO_START_CAPABILITIES, type ResolvedStartRequest, type SubagentProvider, type SubagentResult, type SubagentRun } from '../../providers/seam/types.js';
 import type { ChildOutcome } from '../arbitraries/lifecycle-schedule-arbitrary.js';
-import type { LiveThing } from './types.js';
-
-/** The one thing each broken variant gets wrong; `null` is the correct provider. */
-export type ToyFlaw =
-  | 'announces-end-early'
-  | 'leaks-when-cancelled-before-ready'
-  | 'dispose-before-child-stops'
-  | 'rejects-on-child-error'
-  | 'starts-when-aborted'
-  | null;
+import type { FixtureContext, LiveThing, ProviderFactory } from './types.js';
 
 /** Children a toy provider has alive, by lineage: what its fixture reports to the suite. */
 export class ToyChildren {
@@ -30,104 +21,210 @@ export class ToyChildren {
   }
 }
 
-export interface ToyProviderOptions {
+export interface ToyContext extends Pick<FixtureContext, 'outcomeOf' | 'streamed' | 'steered'> {
   readonly scheduler: fc.Scheduler;
-  readonly outcomeOf: (lineage: string) => ChildOutcome;
   readonly children: ToyChildren;
-  readonly flaw?: ToyFlaw;
 }
 
 /**
- * A small provider whose "child" is an in-memory record: ready and finished when the scheduler
- * says so. Correct by default; each flaw breaks exactly one promise of the seam, to prove the
- * lifecycle suite catches it.
+ * A small, correct provider whose "child" is an in-memory record that becomes ready, streams a
+ * first chunk and finishes when the scheduler says so; it offers `sendMessage` (heard at the
+ * child's next step) and `resume`. Each step of its contract is a method, so a broken variant in
+ * `mutants/` overrides exactly one to prove the lifecycle suite catches that flaw.
  */
-export function createToyProvider(options: ToyProviderOptions): SubagentProvider {
-  let made = 0;
-  return {
-    name: options.flaw ? `toy-${options.flaw}` : 'toy',
-    capabilities: NO_START_CAPABILITIES,
-    inheritsParentContext: false,
-    start: async (request) => {
-      const id = `toy-${++made}`;
-      const aborted = (): SubagentError => new SubagentError('ABORTED', `toy child ${request.lineage} was cancelled before it was ready`);
-      if (request.signal.aborted && options.flaw !== 'starts-when-aborted') throw aborted();
-      const outcome = options.outcomeOf(request.lineage);
-      options.children.add(request.lineage, id);
-      await options.scheduler.schedule(Promise.resolve(), `toy ${request.lineage}: ready`);
-      if (outcome === 'fail-start') {
-        options.children.remove(id);
-        throw new SubagentError('START_FAILED', `toy child ${request.lineage} failed to start, as scripted`);
-      }
-      if (request.signal.aborted && options.flaw !== 'starts-when-aborted') {
-        if (options.flaw !== 'leaks-when-cancelled-before-ready') options.children.remove(id);
-        throw aborted();
-      }
-      return new ToyRun(id, request, outcome, options);
-    },
-  };
+export class ToyProvider implements SubagentProvider {
+  readonly capabilities = NO_START_CAPABILITIES;
+  readonly inheritsParentContext = false;
+  private made = 0;
+
+  constructor(
+    readonly ctx: ToyContext,
+    readonly name = 'toy',
+  ) {}
+
+  async start(request: ResolvedStartRequest): Promise<SubagentRun> {
+    if (this.abortedBeforeReady(request)) throw this.aborted(request);
+    const outcome = this.ctx.outcomeOf(request.lineage);
+    const id = `toy-${++this.made}`;
+    this.ctx.children.add(request.lineage, id);
+    await this.ctx.scheduler.schedule(Promise.resolve(), `toy ${request.lineage}: ready`);
+    if (outcome === 'fail-start') {
+      this.releaseFailedStart(id);
+      throw new SubagentError('START_FAILED', `toy child ${request.lineage} failed to start, as scripted`);
+    }
+    if (this.abortedBeforeReady(request)) {
+      this.releaseCancelledStart(id);
+      throw this.aborted(request);
+    }
+    if (this.parentGone(request)) {
+      this.ctx.children.remove(id);
+      throw new SubagentError('START_FAILED', `toy child ${request.lineage}: its parent was disposed during start-up`);
+    }
+    return this.makeRun(id, request, outcome);
+  }
+
+  protected abortedBeforeReady(request: ResolvedStartRequest): boolean {
+    return request.signal.aborted;
+  }
+
+  protected parentGone(request: ResolvedStartRequest): boolean {
+    return request.parent.disposed;
+  }
+
+  protected releaseFailedStart(id: string): void {
+    this.ctx.children.remove(id);
+  }
+
+  protected releaseCancelledStart(id: string): void {
+    this.ctx.children.remove(id);
+  }
+
+  protected makeRun(id: string, request: ResolvedStartRequest, outcome: ChildOutcome): SubagentRun {
+    return new ToyRun(id, request, outcome, this.ctx);
+  }
+
+  private aborted(request: ResolvedStartRequest): SubagentError {
+    return new SubagentError('ABORTED', `toy child ${request.lineage} was cancelled before it was ready`);
+  }
 }
 
-class ToyRun implements SubagentRun {
-  private readonly settled: Promise<SubagentResult>;
-  private settle!: (result: SubagentResult) => void;
-  private fail!: (error: Error) => void;
-  private done = false;
-  private disposal: Promise<void> | undefined;
-  private early: Promise<SubagentResult> | undefined;
+export class ToyRun implements SubagentRun {
+  protected readonly settled: Promise<SubagentResult>;
+  protected done = false;
+  /** What the child has streamed so far: a cancel keeps it. */
+  protected streamedText = '';
+  protected readonly steering: string[] = [];
+  protected disposal: Promise<void> | undefined;
+  protected handedOver = false;
+  protected resuming = false;
+  private resolveResult!: (result: SubagentResult) => void;
+  private rejectResult!: (error: Error) => void;
 
   constructor(
     readonly id: string,
-    private readonly request: ResolvedStartRequest,
-    outcome: ChildOutcome,
-    private readonly options: ToyProviderOptions,
+    protected readonly request: ResolvedStartRequest,
+    protected readonly outcome: ChildOutcome,
+    protected readonly ctx: ToyContext,
   ) {
     this.settled = new Promise<SubagentResult>((resolve, reject) => {
-      this.settle = (result) => {
-        this.done = true;
-        resolve(result);
-      };
-      this.fail = (error) => {
-        this.done = true;
-        reject(error);
-      };
+      this.resolveResult = resolve;
+      this.rejectResult = reject;
     });
-    request.signal.addEventListener('abort', () => this.cancel('the request signal was aborted'), { once: true });
-    if (request.signal.aborted) this.cancel('the request signal was aborted');
-    if (outcome !== 'hang') void this.finish(outcome);
+    this.listen();
+    this.catchUpOnAbort();
+    if (outcome !== 'fail-start') void this.play();
   }
 
   get result(): Promise<SubagentResult> {
-    // The flawed variant hands its first reader (the service) a result of its own, settled at once.
-    if (this.options.flaw === 'announces-end-early' && this.early === undefined) {
-      this.early = Promise.resolve({ output: 'announced early', stopReason: 'completed' });
-      return this.early;
-    }
     return this.settled;
   }
 
   cancel(reason = 'toy run cancelled'): void {
-    if (!this.done) this.settle({ output: 'partial', stopReason: 'aborted', diagnostic: reason });
+    this.stop(reason);
+  }
+
+  sendMessage(content: string): void {
+    if (this.done) throw new SubagentError('BUSY', `toy child ${this.request.lineage} has finished its turn; resume it to say more`);
+    this.steering.push(content);
+  }
+
+  async resume(content: string, signal: AbortSignal): Promise<SubagentRun> {
+    if (this.resuming || this.handedOver) throw new SubagentError('BUSY', `toy child ${this.request.lineage} is already being resumed`);
+    this.resuming = true;
+    try {
+      await this.settled.catch(() => undefined);
+      if (this.disposal) throw new SubagentError('INVALID_REQUEST', `toy child ${this.request.lineage} is disposed`);
+      if (signal.aborted) throw new SubagentError('ABORTED', `resume of toy child ${this.request.lineage} was cancelled`);
+      this.handedOver = true;
+      return this.followUp(content, signal);
+    } finally {
+      this.resuming = false;
+    }
   }
 
   dispose(): Promise<void> {
     return (this.disposal ??= (async () => {
-      this.cancel('toy run disposed');
+      this.stop('toy run disposed');
       await this.settled.catch(() => undefined);
-      if (this.options.flaw === 'dispose-before-child-stops') {
-        const stops = this.options.scheduler.schedule(Promise.resolve(), `toy ${this.request.lineage}: child stops, after dispose resolved`);
-        void stops.then(() => this.options.children.remove(this.id));
-        return;
-      }
-      this.options.children.remove(this.id);
+      if (!this.handedOver) this.release();
     })());
   }
 
-  private async finish(outcome: ChildOutcome): Promise<void> {
-    await this.options.scheduler.schedule(Promise.resolve(), `toy ${this.request.lineage}: child finishes (${outcome})`);
-    if (this.done) return;
-    if (outcome !== 'child-error') return this.settle({ output: 'done', stopReason: 'completed' });
-    if (this.options.flaw === 'rejects-on-child-error') return this.fail(new Error(`toy child ${this.request.lineage} failed`));
-    this.settle({ output: 'partial', stopReason: 'error', diagnostic: 'the toy child failed, as scripted' });
+  protected followUp(content: string, signal: AbortSignal): SubagentRun {
+    return new ToyRun(this.id, { ...this.request, prompt: content, signal }, this.outcome, this.ctx);
   }
+
+  protected listen(): void {
+    this.request.signal.addEventListener('abort', () => this.stop('the request signal was aborted'), { once: true });
+  }
+
+  /** The signal may have aborted before this run existed (during start-up): the run starts cancelled. */
+  protected catchUpOnAbort(): void {
+    if (this.request.signal.aborted) this.stop('the request signal was aborted during start-up');
+  }
+
+  /** Settles the run `aborted` (cancel, the signal and dispose all come here). */
+  protected stop(reason: string): void {
+    if (!this.done) this.settle(this.abortedResult(reason));
+  }
+
+  protected abortedResult(reason: string): SubagentResult {
+    return { output: this.streamedText, stopReason: 'aborted', diagnostic: reason };
+  }
+
+  protected release(): void {
+    this.ctx.children.remove(this.id);
+  }
+
+  /** The steering the child's next step hears. */
+  protected deliverSteering(): void {
+    for (const message of this.steering.splice(0)) this.ctx.steered(this.request.lineage, message);
+  }
+
+  protected settle(result: SubagentResult): void {
+    if (this.done) return;
+    this.done = true;
+    this.resolveResult(result);
+  }
+
+  protected fail(error: Error): void {
+    if (this.done) return;
+    this.done = true;
+    this.rejectResult(error);
+  }
+
+  protected finalResult(): SubagentResult {
+    return this.outcome === 'child-error'
+      ? { output: this.streamedText, stopReason: 'error', diagnostic: 'the toy child failed, as scripted' }
+      : { output: `${this.streamedText} done`, stopReason: 'completed' };
+  }
+
+  private async play(): Promise<void> {
+    const { scheduler } = this.ctx;
+    const lineage = this.request.lineage;
+    await scheduler.schedule(Promise.resolve(), `toy ${lineage}: first chunk`);
+    if (this.done) return;
+    this.streamedText = 'partial';
+    this.ctx.streamed(lineage, 'partial');
+    if (this.outcome === 'hang') return;
+    await scheduler.schedule(Promise.resolve(), `toy ${lineage}: child finishes (${this.outcome})`);
+    if (this.done) return;
+    this.deliverSteering();
+    this.finish();
+  }
+
+  protected finish(): void {
+    this.settle(this.finalResult());
+  }
+}
+
+/** A factory for a toy provider: the correct one, or (from `mutants/`) one with a flaw. */
+export function toyFactory(name = 'toy', make: (ctx: ToyContext) => SubagentProvider = (ctx) => new ToyProvider(ctx, name)): ProviderFactory {
+  return {
+    name,
+    create: ({ scheduler, outcomeOf, streamed, steered }: FixtureContext) => {
+      const children = new ToyChildren();
+      return { provider: make({ scheduler, outcomeOf, streamed, steered, children }), alive: () => children.things(), hearsSteering: true };
+    },
+  };
 }

@@ -22,6 +22,13 @@ export interface FixtureContext {
   outcomeOf(lineage: string): ChildOutcome;
   /** A scratch directory for this schedule (removed with the suite's temp root). */
   readonly scratch: string;
+  /**
+   * Tell the suite the child of `lineage` has streamed `text` to its run (call it once the run has
+   * it). Marks the run `mid-stream`, and a cancel after it must keep `text` in the partial output.
+   */
+  streamed(lineage: string, text: string): void;
+  /** Tell the suite a model call of the child of `lineage` carried the steering message `text` (see `hearsSteering`). */
+  steered(lineage: string, text: string): void;
 }
 
 /** The provider under test for one schedule, and how to see what it keeps alive. */
@@ -35,11 +42,21 @@ export interface ProviderFixture {
   alive?(): readonly LiveThing[];
   /** Releases what the fixture itself made (not what runs made: that is the point of the test). */
   close?(): Promise<void>;
+  /**
+   * The fixture reports every steering message its child's model received (`context.steered`): a
+   * message `sendMessage` accepted must then reach a model call of a run that completes.
+   */
+  readonly hearsSteering?: boolean;
 }
 
 /** Builds a fresh provider per schedule. Users write one for their own provider. */
 export interface ProviderFactory {
   readonly name: string;
+  /**
+   * The module this factory is the default export of (a path or file URL), for the printed rerun
+   * line: `nestcast fuzz --provider <module>`. Built-in providers are rerun by name instead.
+   */
+  readonly module?: string;
   /** Outcomes `create` can script. Default: all four. */
   readonly outcomes?: readonly ChildOutcome[];
   create(context: FixtureContext): ProviderFixture | Promise<ProviderFixture>;
@@ -60,6 +77,13 @@ export interface LifecycleCheckOptions {
   readonly schedule?: Omit<LifecycleScheduleConstraints, 'outcomes' | 'capabilities'>;
   /** Stop at the first failure without shrinking the schedule. Default: false, true when replaying a `path`. */
   readonly endOnFailure?: boolean;
+  /** What `--provider` the printed rerun line names. Default: the factory's `module`, else its name. */
+  readonly rerunAs?: string;
+  /**
+   * How long a cancelled or aborted run may take to settle on its own before the suite disposes it
+   * (and reports that only dispose settled it). Default 2000 ms.
+   */
+  readonly settleWaitMs?: number;
 }
 
 /** One broken promise of DESIGN §3, found in one schedule. */
@@ -70,6 +94,8 @@ export interface LifecycleViolation {
 }
 
 export interface ConformanceFailure {
+  /** `provider`: a promise broke. `suite`: the suite itself blew up at `step`, a bug to report with the seed and path. */
+  readonly kind: 'provider' | 'suite';
   readonly seed: number;
   readonly path: string;
   readonly schedule: LifecycleSchedule;
@@ -78,6 +104,8 @@ export interface ConformanceFailure {
   readonly steps: readonly string[];
   /** How to replay exactly this schedule. */
   readonly rerun: string;
+  /** The last scheduler step released before the failure was seen. */
+  readonly step: string;
 }
 
 export interface ConformanceReport {
@@ -89,5 +117,7 @@ export interface ConformanceReport {
   readonly schedules: number;
   readonly seed: number;
   readonly elapsedMs: number;
+  /** Per phase × act cell (`act@phase`), how many schedules reached it; see `expectedCells`. */
+  readonly coverage: Readonly<Record<string, number>>;
   readonly failure?: ConformanceFailure;
 }

@@ -11,9 +11,9 @@ const IN_PROCESS_OUTCOMES: readonly ChildOutcome[] = ['complete', 'child-error',
 export const spawnFactory: ProviderFactory = {
   name: 'spawn',
   outcomes: IN_PROCESS_OUTCOMES,
-  create: ({ runtime, scheduler, outcomeOf }) => {
-    runtime.llm.register(scheduledModel(scheduler, outcomeOf));
-    return { provider: createSpawnProvider(runtime) };
+  create: ({ runtime, scheduler, outcomeOf, streamed, steered }) => {
+    runtime.llm.register(scheduledModel(scheduler, outcomeOf, { streamed, steered }));
+    return { provider: createSpawnProvider(runtime), hearsSteering: true };
   },
 };
 
@@ -21,8 +21,8 @@ export const spawnFactory: ProviderFactory = {
 export const forkFactory: ProviderFactory = {
   name: 'fork',
   outcomes: IN_PROCESS_OUTCOMES,
-  create: ({ runtime, scheduler, outcomeOf }) => {
-    runtime.llm.register(scheduledModel(scheduler, outcomeOf));
-    return { provider: createForkProvider(runtime) };
+  create: ({ runtime, scheduler, outcomeOf, streamed, steered }) => {
+    runtime.llm.register(scheduledModel(scheduler, outcomeOf, { streamed, steered }));
+    return { provider: createForkProvider(runtime), hearsSteering: true };
   },
 };

@@ -2,6 +2,7 @@ import type fc from 'fast-check';
 import { LlmError } from '../../../harness/llm/errors.js';
 import type { LlmAdapter, LlmEvent } from '../../../harness/llm/types.js';
 import type { ChildOutcome } from '../../arbitraries/lifecycle-schedule-arbitrary.js';
+import type { FixtureContext } from '../types.js';
 
 export const SCHEDULED_MODEL = 'fuzz-model';
 
@@ -10,12 +11,18 @@ export const SCHEDULED_MODEL = 'fuzz-model';
  * progress (and with it the moment its result settles) is one more thing the suite interleaves.
  * Each child's lineage says what it does: answer, fail with a server error, or stream until aborted.
  */
-export function scheduledModel(s: fc.Scheduler, outcomeOf: (lineage: string) => ChildOutcome): LlmAdapter {
+export function scheduledModel(
+  s: fc.Scheduler,
+  outcomeOf: (lineage: string) => ChildOutcome,
+  report: Pick<FixtureContext, 'streamed' | 'steered'> = { streamed: () => undefined, steered: () => undefined },
+): LlmAdapter {
   return {
     name: SCHEDULED_MODEL,
-    async *stream(_request, options): AsyncIterable<LlmEvent> {
+    async *stream(request, options): AsyncIterable<LlmEvent> {
       const lineage = options.lineage ?? 'main';
       const signal = options.signal;
+      // What this call carries: the suite checks an accepted steering message reaches some call.
+      for (const message of request.messages) if (message.role === 'user') report.steered(lineage, message.content);
       const next = async (what: string): Promise<void> => {
         await untilAborted(s.schedule(Promise.resolve(), `model ${lineage}: ${what}`), signal);
       };
@@ -23,6 +30,8 @@ export function scheduledModel(s: fc.Scheduler, outcomeOf: (lineage: string) => 
       switch (outcomeOf(lineage)) {
         case 'complete':
           yield { type: 'text-delta', text: 'done' };
+          // Resumed only once the run has consumed the chunk: a cancel from now on must keep it.
+          report.streamed(lineage, 'done');
           await next('finish');
           yield { type: 'finish', reason: 'stop' };
           return;
@@ -30,6 +39,7 @@ export function scheduledModel(s: fc.Scheduler, outcomeOf: (lineage: string) => 
           throw new LlmError('SERVER', `scripted server error for ${lineage}`, { status: 500 });
         default:
           yield { type: 'text-delta', text: 'partial' };
+          report.streamed(lineage, 'partial');
           await untilAborted(new Promise<never>(() => undefined), signal);
       }
     },

@@ -1,41 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BROKEN_PROVIDERS, escapingListenersFactory, toyFactory } from './broken-providers.js';
 import { assertProviderLifecycle, checkProviderLifecycle } from './check-provider-lifecycle.js';
 import { formatConformanceFailure } from './format-failure.js';
+import disposeBeforeChildStops from './mutants/dispose-before-child-stops.js';
+import { toyFactory } from './toy-provider.js';
 import type { ProviderFactory } from './types.js';
 
-// On the escaping bus an end listener's throw would surface as a process-level unhandled rejection,
-// which the test runner reports on its own; the start listener's escape is the one asserted here.
-const optionsFor = (factory: ProviderFactory) => ({
-  runs: 300,
-  ...(factory === escapingListenersFactory ? { schedule: { endListenerFaults: ['none', 'mutate'] as const } } : {}),
-});
-
-const EXPECTED: Record<string, string> = {
-  'emits end before its run has ended': 'end-reports-the-result',
-  'leaks its child when cancelled before ready': 'rejected-start-releases-everything',
-  'resolves dispose before the child stops': 'dispose-leaves-nothing-alive',
-  'rejects the result on a child error': 'result-never-rejects',
-  'resolves start for a start that must be rejected (signal already aborted)': 'aborted-start-rejects',
-  'lets a listener failure escape': 'listener-failures-contained',
-};
-
-describe('the lifecycle suite has teeth', () => {
-  it('passes the correct toy provider over 300 schedules', async () => {
-    const report = await checkProviderLifecycle(toyFactory(null), { runs: 300 });
-    expect(report.ok, formatConformanceFailure(report)).toBe(true);
-  });
-
-  it.each(Object.entries(BROKEN_PROVIDERS))('fails a provider that %s', async (what, factory) => {
-    const report = await checkProviderLifecycle(factory, optionsFor(factory));
-    expect(report.ok).toBe(false);
-    expect(report.failure?.violations.map((v) => v.promise)).toContain(EXPECTED[what]);
-  });
-});
+const broken = disposeBeforeChildStops;
 
 describe('a failure', () => {
-  const broken = BROKEN_PROVIDERS['resolves dispose before the child stops'] as ProviderFactory;
-
   it('prints what broke, the seed and path, the numbered interleaving and the command that reruns it', async () => {
     const report = await checkProviderLifecycle(broken, { runs: 300 });
     const failure = report.failure;
@@ -44,8 +16,8 @@ describe('a failure', () => {
     expect(text).toContain('[dispose-leaves-nothing-alive]');
     expect(text).toContain(`seed ${failure.seed}, path ${failure.path}`);
     expect(failure.steps[0]).toMatch(/^1\. /);
-    expect(failure.steps.some((step) => /dispose\(\)/.test(step))).toBe(true);
-    expect(failure.rerun).toBe(`nestcast fuzz --provider toy-dispose-before-child-stops --runs 300 --seed=${failure.seed} --path ${failure.path}`);
+    expect(text).toMatch(/dispose\(\)/);
+    expect(failure.rerun).toBe(`nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts --runs 300 --seed=${failure.seed} --path ${failure.path}`);
     expect(text).toContain(`rerun: ${failure.rerun}`);
   });
 
@@ -63,18 +35,34 @@ describe('a failure', () => {
   it('is thrown, readable, by assertProviderLifecycle', async () => {
     await expect(assertProviderLifecycle(broken, { runs: 300 })).rejects.toMatchObject({
       code: 'LIFECYCLE_VIOLATION',
-      message: expect.stringContaining('rerun: nestcast fuzz --provider toy-dispose-before-child-stops'),
+      message: expect.stringContaining('rerun: nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts'),
     });
+  });
+
+  it('of the suite itself is a suite failure with seed, path and the step that blew up, not a crash', async () => {
+    let calls = 0;
+    const exploding: ProviderFactory = {
+      ...toyFactory(),
+      name: 'toy-with-exploding-fixture',
+      create: (context) => {
+        if (++calls === 3) throw new TypeError('fixture blew up');
+        return toyFactory().create(context);
+      },
+    };
+    const report = await checkProviderLifecycle(exploding, { runs: 20, seed: 5, endOnFailure: true });
+    expect(report.failure).toMatchObject({ kind: 'suite', seed: 5, path: expect.stringMatching(/^\d+/), step: expect.any(String) });
+    expect(report.failure?.violations[0]).toMatchObject({ promise: 'suite-error', message: expect.stringContaining('fixture blew up') });
+    expect(formatConformanceFailure(report)).toContain('the lifecycle suite itself failed');
   });
 });
 
 describe('options', () => {
   it.each([0, -1, 1.5, Number.NaN])('refuses runs = %s', async (runs) => {
-    await expect(checkProviderLifecycle(toyFactory(null), { runs })).rejects.toMatchObject({ code: 'INVALID_FUZZ_OPTIONS' });
+    await expect(checkProviderLifecycle(toyFactory(), { runs })).rejects.toMatchObject({ code: 'INVALID_FUZZ_OPTIONS' });
   });
 
   it('refuses a path without the seed it belongs to', async () => {
-    await expect(checkProviderLifecycle(toyFactory(null), { runs: 1, path: '3:1' })).rejects.toMatchObject({
+    await expect(checkProviderLifecycle(toyFactory(), { runs: 1, path: '3:1' })).rejects.toMatchObject({
       code: 'INVALID_FUZZ_OPTIONS',
       message: expect.stringContaining('seed'),
     });
@@ -85,7 +73,12 @@ describe('options', () => {
       name: 'never-ready',
       outcomes: ['complete'],
       create: () => ({
-        provider: { ...toyProviderShape, start: () => new Promise(() => undefined) },
+        provider: {
+          name: 'never-ready',
+          capabilities: { outputSchema: false, maxDepth: false, toolFilter: false, persona: false },
+          inheritsParentContext: false,
+          start: () => new Promise(() => undefined),
+        },
       }),
     };
     const report = await checkProviderLifecycle(neverReady, { runs: 20, seed: 1, timeoutMs: 50, endOnFailure: true, schedule: { maxRuns: 1 } });
@@ -93,8 +86,10 @@ describe('options', () => {
   });
 });
 
-const toyProviderShape = {
-  name: 'never-ready',
-  capabilities: { outputSchema: false, maxDepth: false, toolFilter: false, persona: false },
-  inheritsParentContext: false,
-};
+describe('the escape watch', () => {
+  it("gives the process's own unhandled-rejection handlers back once the suite is done", async () => {
+    const before = process.listeners('unhandledRejection');
+    await checkProviderLifecycle(toyFactory(), { runs: 5 });
+    expect(process.listeners('unhandledRejection')).toEqual(before);
+  });
+});
