@@ -24,3 +24,6 @@ export * from './report/index.js';
 // Property testing and the provider lifecycle fuzzer.
 export * from './arbitraries/index.js';
 export * from './fuzz/index.js';
+
+// Fixtures of other tools: nock, Polly.js and HAR in, nock and HAR out.
+export * from './interop/index.js';

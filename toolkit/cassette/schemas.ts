@@ -121,6 +121,7 @@ export const metaSchema: JsonSchema = {
         host: { type: 'string' },
         baseUrl: { type: 'string', minLength: 1 },
         model: { type: 'string' },
+        importedFrom: { enum: ['nock', 'polly', 'har'] },
         recordedAt: { type: 'string', minLength: 1 },
         recorder: { type: 'string', minLength: 1 },
       },

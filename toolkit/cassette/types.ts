@@ -64,6 +64,8 @@ export interface Provenance {
    * recording made against `nestcast model-server` it is a stable stand-in, not the server's port.
    */
   readonly baseUrl?: string;
+  /** The foreign fixture the calls were imported from (`nestcast import`): its chunk timing is unknown (delays 0). */
+  readonly importedFrom?: 'nock' | 'polly' | 'har';
   /** Model named by the first request. */
   readonly model?: string;
   /** ISO 8601 time of the recording; kept when a re-record changes nothing. */

@@ -1,0 +1,41 @@
+import type { Cassette, CassetteCall } from '../cassette/types.js';
+import { toolCallIdsOf } from './tool-call-ids.js';
+
+/** A call of a cassette with where it belongs. */
+export interface OrderedCall {
+  readonly lineage: string;
+  /** 1-based position in its session. */
+  readonly call: number;
+  readonly value: CassetteCall;
+}
+
+/**
+ * Every call of a cassette in an order it could have happened in: a cassette keeps calls per
+ * session, and a flat fixture needs one sequence. A child's calls follow the parent call whose
+ * reply started it and precede the parent's next call (which carries the child's result); children
+ * no tool call started follow their parent's last call; further roots follow `main`.
+ */
+export function callOrder(cassette: Cassette): OrderedCall[] {
+  const lineages = Object.keys(cassette.calls);
+  const childrenOf = (parent: string): string[] =>
+    lineages.filter((lineage) => lineage.startsWith(`${parent}/`) && !lineage.slice(parent.length + 1).includes('/'));
+  const ordered: OrderedCall[] = [];
+  const visit = (lineage: string): void => {
+    const children = childrenOf(lineage);
+    const placed = new Set<string>();
+    (cassette.calls[lineage] ?? []).forEach((value, index) => {
+      ordered.push({ lineage, call: index + 1, value });
+      for (const id of toolCallIdsOf(value.response)) {
+        const child = `${lineage}/${id}`;
+        if (children.includes(child) && !placed.has(child)) {
+          placed.add(child);
+          visit(child);
+        }
+      }
+    });
+    for (const child of children) if (!placed.has(child)) visit(child);
+  };
+  const roots = lineages.filter((lineage) => !lineage.includes('/')).sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
+  for (const root of roots) visit(root);
+  return ordered;
+}

@@ -1,0 +1,39 @@
+import { canonicalRequest } from '../canonical/canonical-request.js';
+import { SseParser } from '../cassette/sse-parser.js';
+import type { CassetteCall, RecordedResponse, SseEvent } from '../cassette/types.js';
+import { DEFAULT_RESPONSE_HEADERS } from '../record/capture-response.js';
+import type { HttpExchange } from './http-exchange.js';
+
+/**
+ * The model call a fixture's exchange stands for. A streamed body is split back into its SSE
+ * events; fixtures keep no chunk timing, so every delay is 0 (`meta.json` says where it came from).
+ */
+export function exchangeToCall(exchange: HttpExchange): CassetteCall {
+  return { request: canonicalRequest(exchange.requestBody), response: responseOf(exchange) };
+}
+
+function responseOf(exchange: HttpExchange): RecordedResponse {
+  const headers = keptHeaders(exchange.responseHeaders);
+  if (exchange.status >= 400) return { error: { kind: 'http', status: exchange.status, headers, body: exchange.responseBody } };
+  if (!(exchange.responseHeaders['content-type'] ?? '').includes('text/event-stream')) {
+    return { status: exchange.status, headers, body: exchange.responseBody };
+  }
+  const parser = new SseParser();
+  const parsed = [...parser.push(exchange.responseBody), ...parser.flush()];
+  const events: SseEvent[] = [];
+  let done = false;
+  for (const event of parsed) {
+    if ('data' in event && event.data === '[DONE]') done = true;
+    else if (!done) events.push({ delay: 0, ...event });
+  }
+  return { status: exchange.status, headers, events, done };
+}
+
+function keptHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of DEFAULT_RESPONSE_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}

@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { LINEAGE_HEADER } from '../../harness/llm/types.js';
+import { recorderName } from '../cassette/recorder-name.js';
+import type { Secret } from '../cassette/find-secret.js';
+import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
+import type { Cassette, CassetteCall } from '../cassette/types.js';
+import { credentialSecrets } from '../record/credential-headers.js';
+import { exchangeToCall } from './exchange-to-call.js';
+import { isChatCompletion, type FixtureFormat, type HttpExchange } from './http-exchange.js';
+import { InteropError } from './interop-error.js';
+import { deriveFixtureLineages } from './fixture-lineages.js';
+import { readHar } from './read-har.js';
+import { readNockFixture } from './read-nock-fixture.js';
+
+export interface ImportOptions {
+  readonly from: FixtureFormat;
+  /** The cassette folder to write (replaced whole). */
+  readonly to: string;
+  /** Values that must never be written; credential headers found in the fixture are added. */
+  readonly secrets?: readonly string[];
+}
+
+/** A request of the fixture that is not a chat-completions call, left out. */
+export interface SkippedExchange {
+  readonly index: number;
+  readonly method: string;
+  readonly url: string;
+}
+
+export interface ImportResult {
+  /** Calls per session, in call order. */
+  readonly sessions: Readonly<Record<string, number>>;
+  readonly skipped: readonly SkippedExchange[];
+  readonly save: SaveResult;
+}
+
+/**
+ * Converts a nock fixture, a Polly.js recording or a HAR file into a cassette folder. Each
+ * chat-completions call is filed under the session that made it: the `x-session-lineage` header
+ * when the fixture kept request headers, else the session derived from the requests' content.
+ */
+export async function importFixture(file: string, options: ImportOptions): Promise<ImportResult> {
+  const exchanges = readExchanges(await readJson(file), options.from, file);
+  const chats = exchanges.filter(isChatCompletion);
+  const skipped = exchanges.filter((exchange) => !isChatCompletion(exchange)).map(({ index, method, url }) => ({ index, method, url }));
+  if (chats.length === 0) {
+    throw new InteropError('IMPORT_EMPTY', `${file}: no POST …/chat/completions request among its ${exchanges.length} entries; nothing to import.`);
+  }
+  const calls = chats.map(exchangeToCall);
+  const lineages = deriveFixtureLineages(calls, chats.map((exchange) => exchange.requestHeaders[LINEAGE_HEADER]));
+  const bySession: Record<string, CassetteCall[]> = {};
+  calls.forEach((call, i) => (bySession[lineages[i] as string] ??= []).push(call));
+  const first = chats[0] as HttpExchange;
+  const cassette: Cassette = {
+    provenance: {
+      source: 'recorded',
+      host: new URL(first.url).host,
+      baseUrl: new URL(first.url).href.replace(/\/chat\/completions\/?$/, ''),
+      ...modelOf(calls[0] as CassetteCall),
+      importedFrom: options.from,
+      recordedAt: new Date().toISOString(),
+      recorder: recorderName(),
+    },
+    calls: bySession,
+  };
+  const save = await saveCassette(options.to, cassette, { secrets: secretsOf(chats, options.secrets ?? []) });
+  return { sessions: Object.fromEntries(Object.entries(bySession).map(([lineage, list]) => [lineage, list.length])), skipped, save };
+}
+
+function readExchanges(parsed: unknown, from: FixtureFormat, file: string): HttpExchange[] {
+  return from === 'nock' ? readNockFixture(parsed, file) : readHar(parsed, file);
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new InteropError('IMPORT_INVALID', `${file}: cannot read the fixture (${(cause as NodeJS.ErrnoException).code ?? String(cause)}).`, { cause });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new InteropError('IMPORT_INVALID', `${file}: not JSON (${(cause as Error).message}).`, { cause });
+  }
+}
+
+/** The fixture's own credentials (nock keeps `reqheaders`, HAR keeps headers) must never reach the cassette. */
+function secretsOf(chats: readonly HttpExchange[], given: readonly string[]): Secret[] {
+  const secrets: Secret[] = given.map((value, i) => ({ value, label: `secret #${i + 1}` }));
+  for (const exchange of chats) {
+    for (const secret of credentialSecrets(new Headers(exchange.requestHeaders))) {
+      if (!secrets.some((known) => typeof known !== 'string' && known.value === secret.value)) secrets.push(secret);
+    }
+  }
+  return secrets;
+}
+
+function modelOf(call: CassetteCall): { model?: string } {
+  const model = call.request?.['model'];
+  return typeof model === 'string' ? { model } : {};
+}

@@ -1,0 +1,40 @@
+import { canonicalJson } from '../canonical/canonical-json.js';
+import { DONE_FRAME, formatSseEvent } from '../cassette/sse-format.js';
+import type { CassetteCall } from '../cassette/types.js';
+
+/** A model call as bytes on the wire, the form nock and HAR hold. */
+export interface WireExchange {
+  readonly requestBody: string;
+  readonly status: number;
+  readonly contentType: string;
+  readonly responseBody: string;
+  /** Sum of the recorded event delays, in ms. */
+  readonly duration: number;
+}
+
+/**
+ * The call as the client sent and received it, or why a flat fixture cannot hold it: a network
+ * failure, timeout or abort has no status and body to replay, and `request: null` (an authored
+ * call that matches anything) has no body to send.
+ */
+export function wireExchange(call: CassetteCall): WireExchange | { readonly unsupported: string } {
+  if (call.request === null) return { unsupported: 'an authored call that matches any request has no request body' };
+  const { response } = call;
+  if ('error' in response) {
+    const failure = response.error;
+    if (failure.kind !== 'http') return { unsupported: `a ${failure.kind} failure has no HTTP answer to replay` };
+    return { requestBody: bodyOf(call, false), status: failure.status, contentType: failure.headers['content-type'] ?? 'application/json', responseBody: failure.body, duration: 0 };
+  }
+  if ('events' in response) {
+    const text = response.events.map(formatSseEvent).join('') + (response.done ? DONE_FRAME : '');
+    const duration = response.events.reduce((sum, event) => sum + event.delay, 0);
+    return { requestBody: bodyOf(call, true), status: response.status, contentType: response.headers['content-type'] ?? 'text/event-stream', responseBody: text, duration };
+  }
+  return { requestBody: bodyOf(call, false), status: response.status, contentType: response.headers['content-type'] ?? 'application/json', responseBody: response.body, duration: 0 };
+}
+
+/** The canonical request, with `stream` said again when the recording was a stream (canonical requests may leave it out). */
+function bodyOf(call: CassetteCall, streamed: boolean): string {
+  const request = call.request ?? {};
+  return canonicalJson(streamed && !('stream' in request) ? { ...request, stream: true } : request);
+}
