@@ -13,7 +13,7 @@ export interface OrderedCall {
  * Every call of a cassette in an order it could have happened in: a cassette keeps calls per
  * session, and a flat fixture needs one sequence. A child's calls follow the parent call whose
  * reply started it and precede the parent's next call (which carries the child's result); children
- * no tool call started follow their parent's last call; further roots follow `main`.
+ * no tool call started follow their parent's last call; further roots (and sessions whose parent made no call here) follow `main`.
  */
 export function callOrder(cassette: Cassette): OrderedCall[] {
   const lineages = Object.keys(cassette.calls);
@@ -35,7 +35,11 @@ export function callOrder(cassette: Cassette): OrderedCall[] {
     });
     for (const child of children) if (!placed.has(child)) visit(child);
   };
-  const roots = lineages.filter((lineage) => !lineage.includes('/')).sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
+  // A root is any session whose parent has no calls of its own here (a cassette may hold only a child).
+  const parentOf = (lineage: string): string => lineage.slice(0, Math.max(0, lineage.lastIndexOf('/')));
+  const roots = lineages
+    .filter((lineage) => !lineages.includes(parentOf(lineage)))
+    .sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
   for (const root of roots) visit(root);
   return ordered;
 }

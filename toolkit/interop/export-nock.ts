@@ -27,6 +27,6 @@ export function toNockDefinitions(plan: ExportPlan): NockDefinitionOut[] {
     path: `${url.pathname}${url.search}`,
     status: wire.status,
     response: wire.responseBody,
-    rawHeaders: { 'content-type': wire.contentType },
+    rawHeaders: wire.headers,
   }));
 }

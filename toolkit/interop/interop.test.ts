@@ -275,7 +275,8 @@ describe('nestcast export', () => {
     const expected = await sdkResults(createReplayingFetch(await loadCassette(dir)), 'http://model-server.invalid/v1');
 
     const recordingsDir = join(root, 'polly-replay');
-    const context = { fetch: () => Promise.reject(new Error('Polly replay reached the network')), Request, Response, Headers };
+    const offline: typeof globalThis.fetch = () => Promise.reject(new Error('Polly replay reached the network'));
+    const context = { fetch: offline, Request, Response, Headers };
     const polly = new Polly('interop-export', {
       mode: 'replay',
       recordIfMissing: false,
@@ -292,7 +293,7 @@ describe('nestcast export', () => {
     expect(await main(['export', dir, '--to', 'har', file, '--base-url', 'http://exported.invalid/v1'], io)).toBe(0);
     expect(validateHar(JSON.parse(await readFile(file, 'utf8')))).toEqual([]);
     try {
-      expect(await sdkResults((input, init) => context.fetch(input as never, init as never) as Promise<Response>, 'http://exported.invalid/v1')).toEqual(expected);
+      expect(await sdkResults((input, init) => context.fetch(input, init), 'http://exported.invalid/v1')).toEqual(expected);
     } finally {
       await polly.stop();
     }
