@@ -5,10 +5,11 @@ import type { Secret } from '../cassette/find-secret.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
 import { credentialSecrets } from '../record/credential-headers.js';
+import { threadCalls } from '../threading/thread-calls.js';
+import type { AmbiguousChild } from '../threading/types.js';
 import { exchangeToCall } from './exchange-to-call.js';
 import { isChatCompletion, type FixtureFormat, type HttpExchange } from './http-exchange.js';
 import { InteropError } from './interop-error.js';
-import { deriveFixtureLineages } from './fixture-lineages.js';
 import { readHar } from './read-har.js';
 import { readNockFixture } from './read-nock-fixture.js';
 
@@ -31,6 +32,8 @@ export interface ImportResult {
   /** Calls per session, in call order. */
   readonly sessions: Readonly<Record<string, number>>;
   readonly skipped: readonly SkippedExchange[];
+  /** Children that two open tool calls matched equally well (AMBIGUOUS_CHILD): filed under the first in call-id order. */
+  readonly ambiguities: readonly AmbiguousChild[];
   readonly save: SaveResult;
 }
 
@@ -47,7 +50,12 @@ export async function importFixture(file: string, options: ImportOptions): Promi
     throw new InteropError('IMPORT_EMPTY', `${file}: no POST …/chat/completions request among its ${exchanges.length} entries; nothing to import.`);
   }
   const calls = chats.map(exchangeToCall);
-  const lineages = deriveFixtureLineages(calls, chats.map((exchange) => exchange.requestHeaders[LINEAGE_HEADER]));
+  const { lineages, ambiguities } = threadCalls(
+    chats.map((exchange, i) => {
+      const lineage = exchange.requestHeaders[LINEAGE_HEADER];
+      return { request: exchange.requestBody, response: (calls[i] as CassetteCall).response, ...(lineage ? { explicitLineage: lineage } : {}) };
+    }),
+  );
   const bySession: Record<string, CassetteCall[]> = {};
   calls.forEach((call, i) => (bySession[lineages[i] as string] ??= []).push(call));
   const first = chats[0] as HttpExchange;
@@ -62,9 +70,10 @@ export async function importFixture(file: string, options: ImportOptions): Promi
       recorder: recorderName(),
     },
     calls: bySession,
+    ...(ambiguities.length === 0 ? {} : { ambiguities: ambiguities.map(({ lineage, candidates }) => ({ lineage, candidates })) }),
   };
   const save = await saveCassette(options.to, cassette, { secrets: secretsOf(chats, options.secrets ?? []) });
-  return { sessions: Object.fromEntries(Object.entries(bySession).map(([lineage, list]) => [lineage, list.length])), skipped, save };
+  return { sessions: Object.fromEntries(Object.entries(bySession).map(([lineage, list]) => [lineage, list.length])), skipped, ambiguities, save };
 }
 
 function readExchanges(parsed: unknown, from: FixtureFormat, file: string): HttpExchange[] {

@@ -73,7 +73,7 @@ function cli(cwd: string): { io: CliIo; out: () => string; err: () => string } {
 async function replayedEvents(dir: string, baseUrl: string): Promise<LlmEvent[][]> {
   const replaying = createReplayingFetch(await loadCassette(dir));
   const events = await runConversation(createOpenAICompatibleAdapter({ baseUrl, fetch: replaying, model: 'deepseek-v4-flash' }));
-  expect(replaying.report().failures ?? []).toEqual([]);
+  replaying.assertConsumed();
   return events;
 }
 
@@ -155,6 +155,29 @@ describe('nestcast import', () => {
     expect(await replayedEvents(to, 'http://anywhere.invalid')).toEqual(live);
   });
 
+  test('a fixture of an openai-SDK loop that names no session is filed by the sessions derived from its content', async () => {
+    const server = await startModelServer({ scripts: script, eventDelay: 0 });
+    let recorded: string[];
+    try {
+      nock.recorder.rec({ output_objects: true, dont_print: true });
+      recorded = await sdkResults(globalThis.fetch, `${server.url}/v1`, { header: false });
+    } finally {
+      await server.close();
+    }
+    const fixture = join(root, 'sdk-fixture.json');
+    await writeFile(fixture, JSON.stringify(nock.recorder.play()));
+
+    const to = join(root, 'from-sdk');
+    const { io, out } = cli(root);
+    expect(await main(['import', fixture, '--from', 'nock', '--to', to], io)).toBe(0);
+    expect(out()).toContain('main/call_poet  1 call');
+    const cassette = await loadCassette(to);
+    expect(Object.keys(cassette.calls).sort()).toEqual(['main', 'main/call_poet']);
+    const replaying = createReplayingFetch(cassette);
+    expect(await sdkResults(replaying, 'http://anywhere.invalid/v1', { header: false })).toEqual(recorded);
+    replaying.assertConsumed();
+  });
+
   test('requests that are not chat completions are skipped and listed', async () => {
     const fixture = join(root, 'mixed.har');
     const entry = (method: string, url: string, body: string, contentType: string, text: string) => ({
@@ -231,29 +254,6 @@ describe('nestcast export', () => {
     return dir;
   }
 
-  /** What the openai SDK makes of the conversation's calls through `fetch`. */
-  async function sdkResults(fetch: typeof globalThis.fetch, baseURL: string): Promise<string[]> {
-    const client = new OpenAI({ apiKey: 'unused', baseURL, fetch, maxRetries: 0 });
-    const texts: string[] = [];
-    for (const [lineage, request] of conversation) {
-      const messages = [{ role: 'system' as const, content: request.system ?? '' }, ...request.messages.map(openaiMessage)];
-      const stream = await client.chat.completions.create(
-        {
-          model: 'deepseek-v4-flash',
-          messages,
-          stream: true,
-          stream_options: { include_usage: true },
-          ...(request.tools ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) } : {}),
-        },
-        { headers: { 'x-session-lineage': lineage } },
-      );
-      let text = '';
-      for await (const chunk of stream) text += JSON.stringify(chunk.choices[0]?.delta ?? chunk.usage ?? null);
-      texts.push(text);
-    }
-    return texts;
-  }
-
   test('an exported nock fixture is served by nock.define() to the openai SDK exactly as nestcast replays it', async () => {
     const dir = await nestcastRecording();
     const expected = await sdkResults(createReplayingFetch(await loadCassette(dir)), 'http://model-server.invalid/v1');
@@ -315,6 +315,29 @@ describe('nestcast export', () => {
     expect(out()).toContain('left out: session "main" call 1: a network failure has no HTTP answer to replay');
   });
 });
+
+/** What the openai SDK makes of the conversation's calls through `fetch`. */
+async function sdkResults(fetch: typeof globalThis.fetch, baseURL: string, options: { header: boolean } = { header: true }): Promise<string[]> {
+  const client = new OpenAI({ apiKey: 'unused', baseURL, fetch, maxRetries: 0 });
+  const texts: string[] = [];
+  for (const [lineage, request] of conversation) {
+    const messages = [{ role: 'system' as const, content: request.system ?? '' }, ...request.messages.map(openaiMessage)];
+    const stream = await client.chat.completions.create(
+      {
+        model: 'deepseek-v4-flash',
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(request.tools ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) } : {}),
+      },
+      options.header ? { headers: { 'x-session-lineage': lineage } } : {},
+    );
+    let text = '';
+    for await (const chunk of stream) text += JSON.stringify(chunk.choices[0]?.delta ?? chunk.usage ?? null);
+    texts.push(text);
+  }
+  return texts;
+}
 
 function openaiMessage(message: LlmRequest['messages'][number]): OpenAI.ChatCompletionMessageParam {
   if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };

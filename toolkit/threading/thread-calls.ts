@@ -3,13 +3,15 @@ import { requestContent } from '../canonical/canonical-request.js';
 import type { RecordedResponse } from '../cassette/types.js';
 import { replyOfResponse } from './reply-of-response.js';
 import { Threader } from './threader.js';
-import type { AmbiguousChild } from './types.js';
+import type { AmbiguousChild, Placement } from './types.js';
 
 /** One call of a flat log (a HAR file, nock or Polly fixtures): the request body and what came back. */
 export interface FlatCall {
   /** The request body: its text, or the parsed JSON. */
   readonly request: string | Json;
   readonly response: RecordedResponse;
+  /** The session the call names itself (an `x-session-lineage` header the fixture kept): it always wins. */
+  readonly explicitLineage?: string;
 }
 
 export interface ThreadedCalls {
@@ -26,10 +28,11 @@ export function threadCalls(calls: readonly FlatCall[]): ThreadedCalls {
   const threader = new Threader();
   const lineages = calls.map((call) => {
     const input = threader.input(messagesOf(call.request));
-    const placement = threader.place(input);
-    threader.commit(placement.lineage, input, placement);
-    threader.settle(placement.lineage, replyOfResponse(call.response));
-    return placement.lineage;
+    const placement = call.explicitLineage === undefined ? threader.place(input) : undefined;
+    const lineage = call.explicitLineage ?? (placement as Placement).lineage;
+    threader.commit(lineage, input, placement);
+    threader.settle(lineage, replyOfResponse(call.response));
+    return lineage;
   });
   return { lineages, ambiguities: threader.ambiguities() };
 }

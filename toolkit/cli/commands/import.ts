@@ -44,6 +44,7 @@ export const importCommand: Command = {
       lines.push(`  skipped ${result.skipped.length} other request${result.skipped.length === 1 ? '' : 's'}:`);
       for (const skipped of result.skipped) lines.push(p.dim(`    #${skipped.index} ${skipped.method} ${skipped.url}`));
     }
+    for (const ambiguity of result.ambiguities) lines.push(p.yellow(`  ${ambiguity.code}: ${ambiguity.message}`));
     lines.push(p.dim('  chunk timing is not in the fixture: replay serves events with no delay (--timing recorded has nothing to play)'));
     io.stdout(`${lines.join('\n')}\n`);
     return 0;
