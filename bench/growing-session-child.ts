@@ -1,5 +1,5 @@
 /**
- * One measurement of item 10, alone in its own process so its peak RSS is its own. argv:
+ * One measurement of item 11, alone in its own process so its peak RSS is its own. argv:
  * `<mode> <calls> <callsPerSession> <dir>`. `record` plays the sessions through the recording
  * fetch and saves the cassette to dir; `replay` loads it from dir and replays every call; `client`
  * plays them against a plain fetch (what the client costs without nestcast). Prints one JSON line.

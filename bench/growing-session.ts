@@ -1,5 +1,5 @@
 /**
- * Item 10: sessions whose history grows with every call (each call sends the previous call's
+ * Item 11: sessions whose history grows with every call (each call sends the previous call's
  * messages, its reply and one new user message), recorded through the recording fetch, saved,
  * loaded and replayed, each step in a fresh process so its peak RSS is its own.
  *
@@ -59,7 +59,7 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
         const isLargest = calls === sizes[sizes.length - 1];
         rows.push(
           ratioRow(
-            { item: `10 sessions of ${SESSION_CALLS}/${label}`, subject: n(calls), stats: one(pick(bounded.get(calls) as never)), unit: 'µs', reference: '100', ...(isLargest ? { goal: `<= ${FLAT_GOAL}x at 100` } : {}) },
+            { item: `11 sessions of ${SESSION_CALLS}/${label}`, subject: n(calls), stats: one(pick(bounded.get(calls) as never)), unit: 'µs', reference: '100', ...(isLargest ? { goal: `<= ${FLAT_GOAL}x at 100` } : {}) },
             smallest,
             isLargest ? FLAT_GOAL : undefined,
           ),
@@ -69,7 +69,7 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
     for (const calls of sizes) {
       const sample = bounded.get(calls);
       if (!sample) continue;
-      rows.push({ item: `10 sessions of ${SESSION_CALLS}/peak RSS`, subject: `${n(calls)}, record / replay`, stats: one(Math.max(sample.record.peakRssMb, sample.replay.peakRssMb)), unit: 'MB' });
+      rows.push({ item: `11 sessions of ${SESSION_CALLS}/peak RSS`, subject: `${n(calls)}, record / replay`, stats: one(Math.max(sample.record.peakRssMb, sample.replay.peakRssMb)), unit: 'MB' });
     }
 
     for (const calls of [100, 1_000, 10_000].filter((size) => size <= largest)) {
@@ -78,13 +78,13 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
       const record = await measure('record', calls, calls, dir);
       const replay = await measure('replay', calls, calls, dir);
       const clientStats = one(client.msPerCall);
-      rows.push({ item: '10 one session/client alone', subject: n(calls), stats: clientStats, unit: 'µs' });
-      rows.push(ratioRow({ item: '10 one session/record', subject: n(calls), stats: one(record.msPerCall), unit: 'µs', reference: 'client' }, clientStats));
-      rows.push(ratioRow({ item: '10 one session/replay', subject: n(calls), stats: one(replay.msPerCall), unit: 'µs', reference: 'client' }, clientStats));
-      rows.push({ item: '10 one session/load per call', subject: n(calls), stats: one(replay.fileMsPerCall), unit: 'µs' });
+      rows.push({ item: '11 one session/client alone', subject: n(calls), stats: clientStats, unit: 'µs' });
+      rows.push(ratioRow({ item: '11 one session/record', subject: n(calls), stats: one(record.msPerCall), unit: 'µs', reference: 'client' }, clientStats));
+      rows.push(ratioRow({ item: '11 one session/replay', subject: n(calls), stats: one(replay.msPerCall), unit: 'µs', reference: 'client' }, clientStats));
+      rows.push({ item: '11 one session/load per call', subject: n(calls), stats: one(replay.fileMsPerCall), unit: 'µs' });
       const rss = Math.max(record.peakRssMb, replay.peakRssMb);
       rows.push({
-        item: '10 one session/peak RSS',
+        item: '11 one session/peak RSS',
         subject: `${n(calls)}, record / replay`,
         stats: one(rss),
         unit: 'MB',
@@ -92,7 +92,7 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
       });
     }
     load.push(loadavg()[0] as number);
-    process.stderr.write(`[bench] 10: load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}\n`);
+    process.stderr.write(`[bench] 11: load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}\n`);
     return rows;
   } finally {
     await removeTempDir(root);
