@@ -6,7 +6,9 @@ import { availableParallelism } from 'node:os';
 import { benchAcpProtocolReplay } from './acp-protocol-replay.js';
 import { benchAcpSpawnToReady } from './acp-spawn-to-ready.js';
 import { benchFuzzThroughput } from './fuzz-throughput.js';
+import { benchGrowingSession } from './growing-session.js';
 import { benchLargeCassette } from './large-cassette.js';
+import { benchManyScenarios } from './many-scenarios.js';
 import { benchParseCost } from './parse-cost.js';
 import { benchRecordingOverhead } from './recording-overhead.js';
 import { benchReplayCost } from './replay-cost.js';
@@ -24,6 +26,8 @@ const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
   ['7', 'a 10,000-call cassette: load, memory, replay', benchLargeCassette],
   ['8', 'ACP child replay: protocol cassette vs in-process vs spawned', benchAcpProtocolReplay],
   ['9', 'a 3-level, 12-session framework tree replayed end to end, per call', benchThreadedTree],
+  ['10', '1,000 scenarios: --workers 1 against --workers 2 (dist/)', () => benchManyScenarios()],
+  ['11', 'growing-history sessions up to 100,000 calls: record, save, load, replay, memory', () => benchGrowingSession()],
 ];
 
 async function main(): Promise<void> {

@@ -2,7 +2,8 @@ import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { canonicalize } from '../canonical/canonical-json.js';
-import { decodeRequests, encodeRequests } from './request-encoding.js';
+import { canonicalRequest, fingerprintOf, requestContent } from '../canonical/canonical-request.js';
+import { createMessageSharer, decodeRequests, encodeRequests } from './request-encoding.js';
 
 const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'tool'), content: fc.string({ maxLength: 8 }) });
 
@@ -29,3 +30,33 @@ const session = fc
 test.prop([session])('stored requests rebuild to exactly the requests recorded', (requests) => {
   expect(decodeRequests(encodeRequests(requests))).toEqual(requests);
 });
+
+test.prop([session])('each stored fingerprint is the sha256 of the full request, however the encoder got there', (requests) => {
+  const stored = encodeRequests(requests);
+  stored.forEach((entry, i) => {
+    const request = requests[i];
+    expect(entry?.fingerprint).toBe(request ? fingerprintOf(request) : undefined);
+  });
+});
+
+test.prop([session])('requests rebuilt from a file (sharing one message log) store exactly as the originals did', (requests) => {
+  const rebuilt = decodeRequests(encodeRequests(requests));
+  if (!Array.isArray(rebuilt)) throw new Error(rebuilt.message);
+  expect(encodeRequests(rebuilt)).toEqual(encodeRequests(requests));
+});
+
+test.prop([session, fc.array(fc.nat(), { maxLength: 8 })])(
+  'a recorder sharing one message log per session hands back each request exactly as canonicalised alone, in any arrival order',
+  (requests, order) => {
+    const share = createMessageSharer();
+    const present = requests.filter((request): request is CanonicalRequest => request !== null);
+    // Arrival order shuffled by `order`; keys reversed, as a client may send them.
+    const arrivals = present.map((request, i) => ({ request, key: order[i] ?? i })).sort((a, b) => a.key - b.key);
+    for (const { request } of arrivals) {
+      const sent = JSON.stringify(request, (_key, value: unknown) =>
+        value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
+      );
+      expect(share(requestContent(sent))).toEqual(canonicalRequest(sent));
+    }
+  },
+);

@@ -1,35 +1,133 @@
-import { canonicalJson, type Json } from '../canonical/canonical-json.js';
-import { fingerprintOf, type CanonicalRequest } from '../canonical/canonical-request.js';
+import { createHash, type Hash } from 'node:crypto';
+import { canonicalJson, canonicalize, type Json } from '../canonical/canonical-json.js';
+import type { CanonicalRequest } from '../canonical/canonical-request.js';
+import { jsonEqual } from '../canonical/json-equal.js';
 import { summarizeRequest } from './request-summary.js';
 import type { StoredRequest } from './types.js';
 
 /**
- * Stores each request of one lineage as the difference from the previous one: `base` only when it
- * changed, `added` the appended messages. Files then grow linearly with the conversation.
+ * A lineage's messages held once. A request built by `sharedRequest` shows the first `count` of
+ * them as its `messages`, so a session of n calls whose history grows holds n messages, not n²/2,
+ * and the encoder can tell in O(1) that one call extends the previous one.
  */
-export function encodeRequests(requests: readonly (CanonicalRequest | null)[]): (StoredRequest | null)[] {
-  let previous: { base: string; messages: readonly Json[] | undefined } | undefined;
-  return requests.map((request) => {
-    if (request === null) return null;
-    const { messages, base } = splitMessages(request);
+interface SharedMessages {
+  readonly log: Json[];
+  readonly count: number;
+  readonly base: CanonicalRequest;
+}
+
+const SHARED = Symbol('nestcast.sharedMessages');
+
+/**
+ * A request that is `base` plus the first `count` messages of `log`. `messages` is materialised
+ * on each read (a copy of `count` references, not of the messages), never kept.
+ */
+export function sharedRequest(base: CanonicalRequest, log: Json[], count: number): CanonicalRequest {
+  const request: CanonicalRequest = {};
+  // Keys in canonical (sorted) order, as every canonical request has them.
+  for (const key of [...Object.keys(base), 'messages'].sort()) {
+    if (key === 'messages') {
+      Object.defineProperty(request, 'messages', { get: () => log.slice(0, count), enumerable: true, configurable: true });
+    } else {
+      Object.defineProperty(request, key, { value: base[key], enumerable: true, writable: true, configurable: true });
+    }
+  }
+  Object.defineProperty(request, SHARED, { value: { log, count, base } satisfies SharedMessages });
+  return request;
+}
+
+function sharedOf(request: CanonicalRequest): SharedMessages | undefined {
+  return (request as { [SHARED]?: SharedMessages })[SHARED];
+}
+
+/** The request's messages without materialising a shared view: the log and how much of it is the request's. */
+function messagesOf(request: CanonicalRequest): { log: readonly Json[]; count: number; base: CanonicalRequest } | undefined {
+  const shared = sharedOf(request);
+  if (shared) return shared;
+  const { messages, ...base } = request;
+  return Array.isArray(messages) ? { log: messages, count: messages.length, base } : undefined;
+}
+
+/**
+ * Per lineage, in call order: how each request is stored relative to the previous one (`base`
+ * only when it changed, `added` the appended messages) and its fingerprint. Work per call is the
+ * size of what changed when requests share their messages (`sharedRequest`, as the recorder and
+ * the loader build them), else one comparison with the previous call's messages; never more.
+ */
+export function createRequestEncoder(): (request: CanonicalRequest) => StoredRequest {
+  let previous: { baseJson: string; log: readonly Json[] | undefined; count: number } | undefined;
+  const fingerprint = incrementalFingerprint();
+  return (request) => {
+    const view = messagesOf(request);
+    const base = view?.base ?? request;
     const baseJson = canonicalJson(base);
+    const last = view && view.count > 0 ? view.log[view.count - 1] : undefined;
     const stored: { -readonly [K in keyof StoredRequest]: StoredRequest[K] } = {
-      fingerprint: fingerprintOf(request),
-      summary: summarizeRequest(request),
+      fingerprint: '',
+      summary: summarizeRequest(base, view ? { count: view.count, last } : undefined),
     };
-    if (previous?.base !== baseJson) stored.base = base;
-    if (messages) {
-      const prior = previous?.messages;
-      if (prior && extendsMessages(messages, prior)) {
-        stored.added = messages.slice(prior.length);
+    if (previous?.baseJson !== baseJson) stored.base = base;
+    let extended = 0;
+    if (view) {
+      const prior = previous?.log === undefined ? undefined : previous;
+      if (prior && extendsPrior(view, prior)) {
+        extended = prior.count;
+        stored.added = view.log.slice(prior.count, view.count);
       } else {
-        stored.added = messages;
+        stored.added = view.log.slice(0, view.count);
         if (prior) stored.reset = true;
       }
     }
-    previous = { base: baseJson, messages };
+    stored.fingerprint = fingerprint(base, baseJson, view, previous?.baseJson === baseJson && stored.reset !== true ? extended : -1);
+    previous = { baseJson, log: view?.log, count: view?.count ?? 0 };
     return stored;
-  });
+  };
+}
+
+/** Stores each request of one lineage as the difference from the previous one (see `createRequestEncoder`). */
+export function encodeRequests(requests: readonly (CanonicalRequest | null)[]): (StoredRequest | null)[] {
+  const encode = createRequestEncoder();
+  return requests.map((request) => (request === null ? null : encode(request)));
+}
+
+function extendsPrior(view: { log: readonly Json[]; count: number }, prior: { log: readonly Json[] | undefined; count: number }): boolean {
+  if (prior.count > view.count || prior.log === undefined) return false;
+  if (prior.log === view.log) return true;
+  for (let i = 0; i < prior.count; i++) if (!jsonEqual(prior.log[i], view.log[i])) return false;
+  return true;
+}
+
+/**
+ * sha256 of the full request's canonical JSON (`fingerprintOf`), fed only the messages added since
+ * the previous call when the base is unchanged: the hash state after `{…,"messages":[m1,…,mk` is
+ * kept and copied, so a long session is not re-hashed from its first message on every call.
+ */
+function incrementalFingerprint() {
+  let state: { hash: Hash; count: number } | undefined;
+  return (base: CanonicalRequest, baseJson: string, view: { log: readonly Json[]; count: number } | undefined, keptMessages: number): string => {
+    if (!view) {
+      state = undefined;
+      return createHash('sha256').update(baseJson).digest('hex');
+    }
+    const { before, after } = aroundMessages(base);
+    if (state === undefined || keptMessages < 0 || keptMessages !== state.count) {
+      state = { hash: createHash('sha256').update(before), count: 0 };
+    }
+    for (let i = state.count; i < view.count; i++) state.hash.update(`${i === 0 ? '' : ','}${canonicalJson(view.log[i])}`);
+    state.count = view.count;
+    return state.hash.copy().update(after).digest('hex');
+  };
+}
+
+/** The canonical JSON of `{...base, messages: [...]}` around the messages: `{…,"messages":[` and `]…}`. */
+function aroundMessages(base: CanonicalRequest): { before: string; after: string } {
+  const pairs = Object.keys(base)
+    .filter((key) => key !== 'messages' && base[key] !== undefined)
+    .sort()
+    .map((key) => ({ key, text: `${JSON.stringify(key)}:${canonicalJson(base[key])}` }));
+  const head = pairs.filter((pair) => pair.key < 'messages').map((pair) => `${pair.text},`).join('');
+  const tail = pairs.filter((pair) => pair.key > 'messages').map((pair) => `,${pair.text}`).join('');
+  return { before: `{${head}"messages":[`, after: `]${tail}}` };
 }
 
 /** Where a stored request cannot be rebuilt: the index in the lineage and why. */
@@ -38,11 +136,15 @@ export interface RebuildProblem {
   readonly message: string;
 }
 
-/** Inverse of `encodeRequests`. Returns the problem instead when a line refers to state it cannot have. */
+/**
+ * Inverse of `encodeRequests`. Returns the problem instead when a line refers to state it cannot
+ * have. The rebuilt requests of a lineage share one message log (`sharedRequest`): rebuilding a
+ * call costs what it added.
+ */
 export function decodeRequests(stored: readonly (StoredRequest | null)[]): (CanonicalRequest | null)[] | RebuildProblem {
   const out: (CanonicalRequest | null)[] = [];
   let base: CanonicalRequest | undefined;
-  let messages: readonly Json[] | undefined;
+  let log: Json[] | undefined;
   for (const [index, entry] of stored.entries()) {
     if (entry === null) {
       out.push(null);
@@ -51,21 +153,34 @@ export function decodeRequests(stored: readonly (StoredRequest | null)[]): (Cano
     base = entry.base ?? base;
     if (!base) return { index, message: 'the first request of a session must carry `base`' };
     if (entry.added === undefined) {
-      messages = undefined;
+      log = undefined;
       out.push(base);
       continue;
     }
-    messages = entry.reset || !messages ? entry.added : [...messages, ...entry.added];
-    out.push({ ...base, messages: [...messages] });
+    if (entry.reset || !log) log = [];
+    for (const message of entry.added) log.push(message);
+    out.push(sharedRequest(base, log, log.length));
   }
   return out;
 }
 
-function splitMessages(request: CanonicalRequest): { messages: readonly Json[] | undefined; base: CanonicalRequest } {
-  const { messages, ...base } = request;
-  return Array.isArray(messages) ? { messages, base } : { messages: undefined, base: request };
-}
-
-function extendsMessages(messages: readonly Json[], prior: readonly Json[]): boolean {
-  return prior.length <= messages.length && prior.every((message, i) => canonicalJson(message) === canonicalJson(messages[i]));
+/**
+ * For one lineage: hands back each request (as parsed, keys in any order) canonical, as a
+ * `sharedRequest` over one message log, so a recorder holding a session's requests holds each
+ * message once, and canonicalises only the messages it has not seen. A request whose messages do
+ * not extend (or repeat a prefix of) the log starts a new one. Order-independent: every request
+ * handed back shows exactly its own messages.
+ */
+export function createMessageSharer(): (content: CanonicalRequest) => CanonicalRequest {
+  let log: Json[] = [];
+  return (content) => {
+    const { messages, ...rest } = content;
+    if (!Array.isArray(messages)) return canonicalize(content) as CanonicalRequest;
+    const common = Math.min(messages.length, log.length);
+    let same = true;
+    for (let i = 0; i < common && same; i++) same = jsonEqual(log[i], messages[i]);
+    if (!same) log = [];
+    for (let i = log.length; i < messages.length; i++) log.push(canonicalize(messages[i]));
+    return sharedRequest(canonicalize(rest) as CanonicalRequest, log, messages.length);
+  };
 }

@@ -3,7 +3,7 @@ import { paint, processIo, type CliIo } from './io.js';
 import { NESTCAST_VERSION } from './version.js';
 
 /** Commands load lazily: `acp-agent` is started per child and must not pay for the rest of the toolkit. */
-const COMMANDS: readonly { readonly name: string; readonly summary: string; readonly load: () => Promise<Command> }[] = [
+const COMMANDS: readonly { readonly name: string; readonly summary: string; readonly hidden?: true; readonly load: () => Promise<Command> }[] = [
   { name: 'run', summary: 'Replay scenarios keyless and check them against their recordings (default: all)', load: async () => (await import('./commands/run.js')).runCommand },
   { name: 'record', summary: 'Record scenarios against nestcast model-server or a real OpenAI-compatible API', load: async () => (await import('./commands/record.js')).recordCommand },
   { name: 'inspect', summary: 'Show a recording at a glance: sessions, calls, provenance', load: async () => (await import('./commands/inspect.js')).inspectCommand },
@@ -13,18 +13,21 @@ const COMMANDS: readonly { readonly name: string; readonly summary: string; read
   { name: 'fuzz', summary: 'Fuzz a subagent provider’s lifecycle ordering with fast-check', load: async () => (await import('./commands/fuzz.js')).fuzzCommand },
   { name: 'model-server', summary: 'Serve authored scripts as a loopback OpenAI-compatible model', load: async () => (await import('./commands/model-server.js')).modelServerCommand },
   { name: 'acp-agent', summary: 'Run the nestcast harness as an ACP agent over stdio', load: async () => (await import('./commands/acp-agent.js')).acpAgentCommand },
+  // Started by `run --workers`, never by hand: not listed.
+  { name: 'scenario-worker', summary: 'Internal: a worker process of nestcast run --workers', hidden: true, load: async () => (await import('./commands/scenario-worker.js')).scenarioWorkerCommand },
 ];
 
 function usage(io: CliIo): string {
   const p = paint(io.color);
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const listed = COMMANDS.filter((command) => command.hidden !== true);
+  const width = Math.max(...listed.map((command) => command.name.length));
   return [
     `${p.bold('nestcast')} ${NESTCAST_VERSION}: record/replay testing for nested LLM agents`,
     '',
     'Usage: nestcast <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    ...listed.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'Run `nestcast <command> --help` for a command’s options.',
     '',

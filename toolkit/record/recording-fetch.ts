@@ -2,6 +2,7 @@ import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { canonicalize } from '../canonical/canonical-json.js';
 import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { recorderName } from '../cassette/recorder-name.js';
+import { createMessageSharer } from '../cassette/request-encoding.js';
 import type { Secret } from '../cassette/find-secret.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../cassette/types.js';
@@ -88,6 +89,8 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   const sessions = new Map<string, Capture[]>();
   const normaliser = createNormaliser(options.normalise ?? {}, 'the recording options');
   const threader = new Threader();
+  // A session's requests repeat its history: each message is kept once, whatever the session's length.
+  const sharers = new Map<string, (request: CanonicalRequest) => CanonicalRequest>();
   /** Derived calls whose reply is still streaming, by the key of their messages. */
   const inFlight = new Set<Capture>();
 
@@ -138,6 +141,9 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
       settle();
       throw error;
     }
+    const share = sharers.get(lineage) ?? createMessageSharer();
+    sharers.set(lineage, share);
+    capture.request = share(capture.request);
     const calls = sessions.get(lineage) ?? [];
     sessions.set(lineage, calls);
     calls.push(capture);

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ScenarioError } from './scenario-error.js';
+import { selectScenarios } from './select-scenarios.js';
 import type { ScenarioDefinition } from './types.js';
 
 export const SCENARIO_SUFFIX = '.scenario.ts';
@@ -25,20 +26,13 @@ export async function listScenarios(dir: string): Promise<string[]> {
  * with the list of known ones; a file whose definition's name differs from its file name too.
  */
 export async function loadScenarios(dir: string, names: readonly string[] = []): Promise<ScenarioDefinition[]> {
-  const known = await listScenarios(dir);
-  const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0) {
-    throw new ScenarioError(
-      'UNKNOWN_SCENARIO',
-      `Unknown scenario${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')} in ${dir}. Known: ${known.join(', ') || 'none'}.`,
-    );
-  }
-  await ensureTypeScriptLoader();
-  const chosen = names.length > 0 ? [...new Set(names)] : known;
+  const chosen = selectScenarios(await listScenarios(dir), names, dir);
   return Promise.all(chosen.map((name) => loadScenario(dir, name)));
 }
 
-async function loadScenario(dir: string, name: string): Promise<ScenarioDefinition> {
+/** Imports `<dir>/<name>.scenario.ts` alone and checks its definition. */
+export async function loadScenario(dir: string, name: string): Promise<ScenarioDefinition> {
+  await ensureTypeScriptLoader();
   const file = resolve(join(dir, `${name}${SCENARIO_SUFFIX}`));
   const module = (await import(pathToFileURL(file).href)) as { default?: ScenarioDefinition };
   const definition = module.default;

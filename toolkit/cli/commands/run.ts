@@ -1,19 +1,26 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
-import { loadScenarios } from '../../scenarios/load-scenarios.js';
-import { runScenario, type ScenarioReport } from '../../scenarios/run-scenario.js';
+import { listScenarios } from '../../scenarios/load-scenarios.js';
+import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
+import type { ScenarioReport } from '../../scenarios/run-scenario.js';
+import { selectScenarios } from '../../scenarios/select-scenarios.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
+import { runInWorkers } from '../workers/scenario-pool.js';
+import type { WorkerRunOptions } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast run [scenario...] [options]
 
 Replays scenarios keyless: every model call of every session is served from recordings/<scenario>
 (or from the scenario's authored script while it has no recording), no request may reach the
 network, and every session's transcript must equal recordings/<scenario>/transcripts.
-Runs every scenario when none is named. Exits 1 if any scenario fails.
+Runs every scenario when none is named; only the selected scenario files are imported. Progress
+lines and the summary are in scenario order whatever the number of workers. Exits 1 if any
+scenario fails.
 
 Options:
   --update             rewrite the expected transcripts from this run instead of comparing
@@ -21,6 +28,8 @@ Options:
   --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
+  --workers <n>        run scenarios in n worker processes, each taking whole scenarios
+                       (default: the number of cores; one scenario, or --report, runs in this process)
   -h, --help           show this help
 
 Environment: NO_COLOR turns colours off. An API key in the environment is ignored.`;
@@ -36,30 +45,66 @@ export const runCommand: Command = {
       scenarios: { type: 'string' },
       recordings: { type: 'string' },
       report: { type: 'string' },
+      workers: { type: 'string' },
     });
     const timing = parseTiming(values.timing);
-    const scenarios = await loadScenarios(resolve(io.cwd, values.scenarios ?? 'scenarios'), positionals);
+    const workers = parseWorkers(values.workers);
+    const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
+    // Chosen by file name: a scenario that is not selected is never imported.
+    const names = selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir);
+    const run: WorkerRunOptions = {
+      scenariosDir,
+      recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
+      ...(values.update === true ? { update: true } : {}),
+      ...(timing !== undefined ? { timing } : {}),
+    };
     const p = paint(io.color);
-    const reports: ScenarioReport[] = [];
     const htmlReport = reportCollector(values.report === undefined ? undefined : resolve(io.cwd, values.report));
-    for (const scenario of scenarios) {
-      const report = await runScenario(scenario, {
-        mode: 'replay',
-        recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
-        env: io.env,
-        ...htmlReport.optionsFor(scenario.name),
-        ...(values.update === true ? { update: true } : {}),
-        ...(timing !== undefined ? { timing } : {}),
-      });
-      reports.push(report);
+    // Progress lines in scenario order, each as soon as every scenario before it has its verdict.
+    const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
+    let printed = 0;
+    const onReport = (index: number, report: ScenarioReport): void => {
+      reports[index] = report;
       htmlReport.add(report);
-      io.stdout(progressLine(report, p));
+      for (let shown = reports[printed]; shown !== undefined; shown = reports[printed]) {
+        io.stdout(progressLine(shown, p));
+        printed++;
+      }
+    };
+    // --report keeps each run's session logs and calls in this process: it runs here, serially.
+    if (Math.min(workers, names.length) > 1 && values.report === undefined) {
+      await runInWorkers(names, { workers, run, env: io.env, cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, onReport });
+    } else {
+      for (const [index, name] of names.entries()) {
+        onReport(index, await runScenarioFile(scenariosDir, name, { ...runOptions(run, io.env), ...htmlReport.optionsFor(name) }));
+      }
     }
-    io.stdout(`\n${summaryTable(reports, p)}`);
+    const done = reports as ScenarioReport[];
+    io.stdout(`\n${summaryTable(done, p)}`);
     await htmlReport.write(io);
-    return reports.every((report) => report.passed) ? 0 : 1;
+    return done.every((report) => report.passed) ? 0 : 1;
   },
 };
+
+/** The options one scenario runs with, the same in this process and in a worker. */
+export function runOptions(run: WorkerRunOptions, env: NodeJS.ProcessEnv) {
+  return {
+    mode: 'replay' as const,
+    recordingsDir: run.recordingsDir,
+    env,
+    ...(run.update === true ? { update: true } : {}),
+    ...(run.timing !== undefined ? { timing: run.timing } : {}),
+  };
+}
+
+export function parseWorkers(value: string | undefined): number {
+  if (value === undefined) return availableParallelism();
+  const workers = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(workers) || workers < 1) {
+    throw new UsageError(`--workers must be a whole number of worker processes, 1 or more, got "${value}"`);
+  }
+  return workers;
+}
 
 export function parseTiming(value: string | undefined): ReplayTiming | undefined {
   if (value === undefined || value === 'instant') return value;

@@ -1,0 +1,32 @@
+import type { ReplayTiming } from '../../replay/replay-timing.js';
+import type { ScenarioReport } from '../../scenarios/run-scenario.js';
+
+/** What `nestcast run` hands a worker along with each scenario: everything but the environment, which the worker process was started with. */
+export interface WorkerRunOptions {
+  readonly scenariosDir: string;
+  readonly recordingsDir: string;
+  readonly update?: boolean;
+  readonly timing?: ReplayTiming;
+}
+
+/** Parent to worker: run this one scenario and report. */
+export interface RunMessage {
+  readonly type: 'run';
+  readonly name: string;
+  readonly options: WorkerRunOptions;
+}
+
+/** Worker to parent: the verdict of the scenario it was given. */
+export interface ReportMessage {
+  readonly type: 'report';
+  readonly name: string;
+  readonly report: ScenarioReport;
+}
+
+export function isRunMessage(value: unknown): value is RunMessage {
+  return (value as { type?: unknown } | null)?.type === 'run' && typeof (value as { name?: unknown }).name === 'string';
+}
+
+export function isReportMessage(value: unknown): value is ReportMessage {
+  return (value as { type?: unknown } | null)?.type === 'report' && typeof (value as { report?: unknown }).report === 'object';
+}
