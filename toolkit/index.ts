@@ -10,6 +10,10 @@ export * from './guard/index.js';
 // ACP children at the protocol level: recorded exchanges replayed in process.
 export * from './acp-cassette/index.js';
 
+// The one secret scan every written file passes, and recording folders replaced whole.
+export * from './secrets/index.js';
+export * from './recording-folder/index.js';
+
 // Scripting the model without a key.
 export * from './authored/index.js';
 export * from './model-server/index.js';

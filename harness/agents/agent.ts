@@ -82,7 +82,9 @@ export class Agent {
       },
       track: (execution) => {
         this.inflight.add(execution);
-        void execution.finally(() => this.inflight.delete(execution));
+        // The turn awaits the execution and reports its failure; this bookkeeping must not raise it a second time, unhandled.
+        const settled = () => void this.inflight.delete(execution);
+        execution.then(settled, settled);
       },
     }).finally(() => {
       this.current = undefined;

@@ -14,6 +14,8 @@ export interface RuntimeOptions {
   /** Where session files go. */
   readonly sessionsRoot: string;
   readonly logger?: Logger;
+  /** Sees every piece of text before it reaches a session file and may refuse it by throwing (the toolkit passes its secret scan). */
+  readonly beforeWrite?: (path: string, text: string) => void;
 }
 
 /** A plugin registers things through its scope; whatever it returns is run when it is unloaded. */
@@ -46,7 +48,7 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.logger = options.logger ?? createStderrLogger();
     this.events = new EventBus<HarnessEvents>(this.logger);
-    this.sessions = new SessionStore({ root: options.sessionsRoot });
+    this.sessions = new SessionStore({ root: options.sessionsRoot, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) });
     this.tasks = new TaskRuntime(this.events);
     this.agents = new AgentRegistry({ llm: this.llm, tools: this.tools, tasks: this.tasks, events: this.events, logger: this.logger });
   }

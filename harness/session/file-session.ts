@@ -16,6 +16,8 @@ export interface FileSessionInit {
   /** Open for appending; the session owns it from now on. */
   readonly fd: number;
   readonly onClose: (session: FileSession) => void;
+  /** Sees each line before it is written and may refuse it by throwing; nothing is written then. */
+  readonly beforeWrite?: (path: string, text: string) => void;
 }
 
 /** A `Session` that appends each event to its JSONL file with a synchronous write on an fd it keeps open. */
@@ -29,6 +31,7 @@ export class FileSession implements Session {
   private delivering = false;
   private fd: number | null;
   private readonly onClose: (session: FileSession) => void;
+  private readonly beforeWrite: ((path: string, text: string) => void) | undefined;
 
   constructor(init: FileSessionInit) {
     this.header = init.header;
@@ -37,6 +40,7 @@ export class FileSession implements Session {
     this.log = [...init.events];
     this.fd = init.fd;
     this.onClose = init.onClose;
+    this.beforeWrite = init.beforeWrite;
   }
 
   get events(): readonly SessionEvent[] {
@@ -65,7 +69,9 @@ export class FileSession implements Session {
       type: event.type,
       data: frozenJsonCopy(event.data, `Cannot append ${event.type} to ${where}`, 'data'),
     }) as SessionEvent;
-    this.write(`${serializeSessionLine(stored)}\n`, where);
+    const line = `${serializeSessionLine(stored)}\n`;
+    this.beforeWrite?.(this.path, line);
+    this.write(line, where);
     this.log.push(stored);
     this.deliver(stored);
     return stored;

@@ -17,12 +17,14 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** The `sessions` service: one JSONL file per session under `root`. */
 export class SessionStore {
   readonly root: string;
+  private readonly beforeWrite: ((path: string, text: string) => void) | undefined;
   private readonly open = new Map<string, FileSession>();
   /** Paths being resumed right now; claimed synchronously so two resumes cannot both rewrite and open one file. */
   private readonly resuming = new Set<string>();
 
   constructor(options: SessionStoreOptions) {
     this.root = resolve(options.root);
+    this.beforeWrite = options.beforeWrite;
   }
 
   async create(options: CreateSessionOptions = {}): Promise<Session> {
@@ -31,7 +33,9 @@ export class SessionStore {
     const path = join(this.root, `${header.id}.jsonl`);
     await mkdir(this.root, { recursive: true });
     try {
-      await writeFileAtomically(path, serializeSessionLog({ header, events: seed }), { replace: false });
+      const text = serializeSessionLog({ header, events: seed });
+      this.beforeWrite?.(path, text);
+      await writeFileAtomically(path, text, { replace: false });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       throw new HarnessError(
@@ -116,7 +120,11 @@ export class SessionStore {
         `${path}:${gap + 2}: seq ${loaded.events[gap]?.seq} where ${gap} belongs; appending would continue a broken log. Restore the file or delete it.`,
       );
     }
-    if (loaded.recovered !== undefined) await writeFileAtomically(path, serializeSessionLog(loaded), { replace: true });
+    if (loaded.recovered !== undefined) {
+      const text = serializeSessionLog(loaded);
+      this.beforeWrite?.(path, text);
+      await writeFileAtomically(path, text, { replace: true });
+    }
     const events = loaded.events.map((event) => frozenJsonCopy(event, path, `event ${event.seq}`));
     const session = this.openSession(frozenJsonCopy(loaded.header, path, 'header'), events, path);
     return loaded.recovered === undefined ? { session } : { session, recovered: loaded.recovered };
@@ -129,6 +137,7 @@ export class SessionStore {
       path,
       fd: openSync(path, 'a'),
       onClose: (closed) => this.open.delete(closed.path),
+      ...(this.beforeWrite ? { beforeWrite: this.beforeWrite } : {}),
     });
     this.open.set(path, session);
     return session;

@@ -50,6 +50,8 @@ export interface LoadedSessionLog extends SessionLog {
 export interface SessionStoreOptions {
   /** Directory holding one `<id>.jsonl` per session; created on first use. */
   readonly root: string;
+  /** Sees every piece of text before it reaches a session file, and may refuse it by throwing (the toolkit's secret scan). */
+  readonly beforeWrite?: (path: string, text: string) => void;
 }
 
 /** What `resume` gives back: the reopened session and, after a crash, the line it dropped. */

@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -7,25 +9,78 @@ const REPO = join(import.meta.dirname, '..', '..');
 export const BUILT_CLI = join(REPO, 'dist', 'cli.js');
 const SOURCES = ['harness', 'providers', 'toolkit'];
 
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && /\.(ts|mjs)$/.test(entry.name) && !entry.name.includes('.test.')) {
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+function isFresh(): boolean {
+  if (!existsSync(BUILT_CLI)) return false;
+  const built = statSync(BUILT_CLI).mtimeMs;
+  return SOURCES.every((dir) => newestSource(join(REPO, dir)) <= built);
+}
+
+/** Resolves once `path` no longer exists (another test file's build finished). */
+function removal(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(join(path, '..'), () => {
+      if (!existsSync(path)) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (!existsSync(path)) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
 /**
- * The built CLI (`dist/cli.js`), built first when it is missing or older than a source file, so a
- * test that drives the product as users run it never tests yesterday's build.
+ * `npm run build` when dist/cli.js is missing or older than a source file, once across test
+ * files running in parallel (a lock folder in the temp dir, keyed by this checkout).
  */
-export async function builtCli(): Promise<string> {
-  if (!existsSync(BUILT_CLI) || newestSource() > statSync(BUILT_CLI).mtimeMs) {
-    await promisify(execFile)('npm', ['run', 'build'], { cwd: REPO, maxBuffer: 16 << 20 });
+export async function ensureBuiltCli(): Promise<string> {
+  if (isFresh()) return BUILT_CLI;
+  const lock = join(tmpdir(), `nestcast-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}.lock`);
+  try {
+    mkdirSync(lock);
+  } catch {
+    await removal(lock);
+    return ensureBuiltCli();
+  }
+  try {
+    await promisify(execFile)('npm', ['run', 'build'], { cwd: REPO });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
   return BUILT_CLI;
 }
 
-function newestSource(): number {
-  let newest = 0;
-  for (const top of SOURCES) {
-    for (const entry of readdirSync(join(REPO, top), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-        newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-      }
-    }
-  }
-  return newest;
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node dist/cli.js ...args` in `cwd` and collects what it printed and how it ended. */
+export function runBuiltCli(args: readonly string[], options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }): Promise<CliResult> & { readonly child: ChildProcess } {
+  // Without the test runner's variables: under VITEST the CLI would not register its TypeScript loader.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: options.cwd, env: { ...inherited, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return Object.assign(done, { child });
 }

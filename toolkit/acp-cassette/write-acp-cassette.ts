@@ -1,7 +1,9 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
-import { findSecret, type Secret } from '../cassette/find-secret.js';
+import { findSecret } from '../secrets/find-secret.js';
+import { knownSecrets } from '../secrets/known-secrets.js';
+import type { Secret } from '../secrets/secret.js';
 import { lineagePath } from '../lineage/lineage-path.js';
 import { AcpCassetteError } from './acp-cassette-error.js';
 import { ACP_DIR, type AcpExchange } from './types.js';
@@ -49,7 +51,8 @@ export function refuseSecrets(recordingDir: string, exchanges: readonly AcpExcha
       const streamed = streamedText(exchanges[i] as AcpExchange);
       return [{ where, text: file.text }, { where: `${where}, its streamed text reassembled`, text: streamed }];
     }),
-    secrets,
+    // The one scan's known secrets: these, the headers and key-like variables this process has seen, its environment's.
+    knownSecrets(secrets),
   );
   if (hit) {
     throw new AcpCassetteError(

@@ -193,7 +193,7 @@ describe('secrets', () => {
       code: 'SECRET_IN_RECORDING',
       message:
         'Refusing to save the recording: secret #1 appears verbatim in session "main/call_1" (calls/main/call_1.jsonl). Nothing was written. ' +
-        'The model or the server echoed a credential; remove it from the prompt or tools and record again.',
+        'The model, a tool or the server echoed a credential; remove it from the prompt, tools or fixtures and run again.',
     });
     expect(String((error as Error).message)).not.toContain(key);
     await expect(listFiles(cassetteDir())).rejects.toMatchObject({ code: 'ENOENT' });

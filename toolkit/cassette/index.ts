@@ -2,8 +2,8 @@ export { CassetteError, DEFAULT_RECORD_HINT, type CassetteErrorCode } from './ca
 export { CALLS_DIR, META_FILE, lineageFile, lineageOfFile } from './lineage-file.js';
 export { loadCassette, type LoadOptions } from './load-cassette.js';
 export { mergeCassettes } from './merge-cassettes.js';
-export type { Secret } from './find-secret.js';
-export { saveCassette, type SaveOptions, type SaveResult } from './save-cassette.js';
+export type { Secret } from '../secrets/secret.js';
+export { saveCassette, writeCassetteInto, type SaveOptions, type SaveResult } from './save-cassette.js';
 export { recorderName } from './recorder-name.js';
 export { summarizeRequest } from './request-summary.js';
 export { callLineSchema, metaSchema } from './schemas.js';

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { CassetteError, DEFAULT_RECORD_HINT } from './cassette-error.js';
-import { META_FILE, lineageFile } from './lineage-file.js';
+import { CALLS_DIR, META_FILE, lineageFile } from './lineage-file.js';
 import { decodeRequests } from './request-encoding.js';
 import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js';
 import { checkCallLine, checkMeta } from './validators.js';
@@ -32,6 +32,11 @@ async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
   const file = join(dir, META_FILE);
   const text = await readText(file);
   if (text === undefined) {
+    // Calls without their meta.json are half a recording, never "no recording": replaying the
+    // authored script instead would pass without checking anything that was recorded.
+    if (await exists(join(dir, CALLS_DIR))) {
+      throw invalid(join(dir, META_FILE), `is missing but ${CALLS_DIR}/ is there, so the folder holds half a recording`, hint);
+    }
     throw new CassetteError(
       'CASSETTE_NOT_FOUND',
       `No cassette at ${dir} (${META_FILE} does not exist). Record one with: ${hint}`,
@@ -86,6 +91,16 @@ async function readText(file: string): Promise<string | undefined> {
     return await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
 }

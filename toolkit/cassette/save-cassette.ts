@@ -2,9 +2,10 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { canonicalJson } from '../canonical/canonical-json.js';
-import { CassetteError } from './cassette-error.js';
 import { lineageFileText, withoutTiming } from './call-lines.js';
-import { findSecret, type ScanTarget, type Secret } from './find-secret.js';
+import { replaceFolder } from '../recording-folder/replace-folder.js';
+import { assertNoSecrets } from '../secrets/scan-before-write.js';
+import type { Secret } from '../secrets/secret.js';
 import { META_FILE, lineageFile } from './lineage-file.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type CassetteMeta, type Provenance } from './types.js';
 import { checkMeta } from './validators.js';
@@ -24,12 +25,26 @@ export interface SaveResult {
 }
 
 /**
- * Writes a cassette folder, replacing the one there. Each file is written atomically, calls files
- * first and meta.json last. A session whose calls equal the existing file's except for timing keeps
- * its bytes, and meta.json (with its recordedAt) is kept when no file changed, so re-recording the
- * same conversation leaves the folder byte-identical.
+ * Writes a cassette folder, replacing the one there whole (see `replaceFolder`): a reader or a
+ * crash sees the old folder or the new one, never a mix. Everything is scanned for secrets first
+ * (SECRET_IN_RECORDING, nothing written). A session whose calls equal the existing file's except
+ * for timing keeps its bytes, and meta.json (with its recordedAt) is kept when no file changed, so
+ * re-recording the same conversation leaves the folder byte-identical.
  */
 export async function saveCassette(dir: string, cassette: Cassette, options: SaveOptions = {}): Promise<SaveResult> {
+  let result: SaveResult | undefined;
+  await replaceFolder(dir, async (staged) => {
+    result = await writeCassetteInto(staged, cassette, options);
+  });
+  return result as SaveResult;
+}
+
+/**
+ * The files of `cassette` written into the folder `dir` as it stands (calls first, meta.json
+ * last), after the secret scan. For a caller that builds a whole recording folder (calls and
+ * transcripts) inside one `replaceFolder`.
+ */
+export async function writeCassetteInto(dir: string, cassette: Cassette, options: SaveOptions = {}): Promise<SaveResult> {
   const lineages = Object.keys(cassette.calls).sort();
   const files = lineages.map((lineage) => ({
     lineage,
@@ -45,7 +60,18 @@ export async function saveCassette(dir: string, cassette: Cassette, options: Sav
     ...(cassette.ambiguities === undefined || cassette.ambiguities.length === 0 ? {} : { ambiguities: cassette.ambiguities }),
   };
   const metaText = `${JSON.stringify(meta, null, 2)}\n`;
-  refuseSecrets(files, metaText, cassette, options.secrets ?? []);
+  assertNoSecrets(
+    [
+      ...files.map((file) => ({
+        path: file.path,
+        where: `session "${file.lineage}" (${file.path})`,
+        text: file.text,
+        lineLabel: (index: number) => `session "${file.lineage}", call ${index + 1}`,
+      })),
+      { path: META_FILE, text: metaText },
+    ],
+    { secrets: options.secrets ?? [] },
+  );
 
   const previous = await readPreviousMeta(dir);
   const written: string[] = [];
@@ -69,25 +95,6 @@ export async function saveCassette(dir: string, cassette: Cassette, options: Sav
   }
   for (const path of stale) await rm(join(dir, path), { force: true });
   return { written, unchanged, removed: stale };
-}
-
-function refuseSecrets(
-  files: readonly { lineage: string; path: string; text: string }[],
-  metaText: string,
-  cassette: Cassette,
-  secrets: readonly Secret[],
-): void {
-  const targets: ScanTarget[] = [
-    ...files.map((file) => ({ where: `session "${file.lineage}" (${file.path})`, text: file.text, calls: cassette.calls[file.lineage], lineage: file.lineage })),
-    { where: META_FILE, text: metaText },
-  ];
-  const hit = findSecret(targets, secrets);
-  if (!hit) return;
-  throw new CassetteError(
-    'SECRET_IN_RECORDING',
-    `Refusing to save the recording: ${hit.secret} appears ${hit.how === 'verbatim' ? 'verbatim' : 'split across SSE events'} in ${hit.where}. ` +
-      'Nothing was written. The model or the server echoed a credential; remove it from the prompt or tools and record again.',
-  );
 }
 
 function sameCalls(existing: string, next: string): boolean {

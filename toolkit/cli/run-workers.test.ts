@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli } from '../../test/support/built-cli.js';
+import { ensureBuiltCli } from '../../test/support/built-cli.js';
 import { copyScenario } from '../../test/support/scenario-copies.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 
@@ -32,7 +32,7 @@ async function nestcast(...args: string[]): Promise<CliRun> {
 const withoutTimes = (text: string) => text.replace(/\d+ ms/g, 'N ms').replace(/ {2,}/g, '  ');
 
 beforeAll(async () => {
-  cli = await builtCli();
+  cli = await ensureBuiltCli();
   temp = await makeTempDir('run-workers-');
   dirs = { scenariosDir: join(temp, 'scenarios'), recordingsDir: join(temp, 'recordings') };
   await mkdir(dirs.scenariosDir, { recursive: true });
@@ -69,7 +69,7 @@ describe('nestcast run --workers', () => {
     expect(parallel.stdout).toContain('1 of 5 scenarios failed');
   });
 
-  it('fails a scenario whose code calls process.exit with WORKER_EXITED, and still runs every other scenario', async () => {
+  it('fails a scenario whose code calls process.exit with SCENARIO_EXIT and one that kills its worker with WORKER_EXITED, and still runs every other scenario', async () => {
     const quitter = { scenariosDir: join(temp, 'quitter'), recordingsDir: dirs.recordingsDir };
     await mkdir(quitter.scenariosDir, { recursive: true });
     await copyScenario('spawn-one', 'spawn-one', quitter);
@@ -81,14 +81,21 @@ describe('nestcast run --workers', () => {
         .replace('subagentTools:', `tools: [{ name: 'subagent_stand_in', description: 'x', parameters: { type: 'object' }, execute: () => process.exit(0) }],\n  subagentTools:`)
         .replace("name: 'subagent',", "name: 'subagent_stand_in',"),
     );
+    await writeFile(
+      join(quitter.scenariosDir, 'killed.scenario.ts'),
+      (await readFile(join(quitter.scenariosDir, 'exits.scenario.ts'), 'utf8'))
+        .replace("name: 'exits'", "name: 'killed'")
+        .replace('execute: () => process.exit(0)', "execute: () => process.kill(process.pid, 'SIGKILL')"),
+    );
 
     const run = await nestcast('run', '--scenarios', quitter.scenariosDir, '--recordings', quitter.recordingsDir, '--workers', '2');
 
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^✗ exits .*\n {4}WORKER_EXITED exits: the worker process running it exited with code 0 before the scenario reported a verdict/m);
+    expect(run.stdout).toMatch(/^✗ exits .*\n {4}SCENARIO_EXIT exits: scenario code called process.exit\(0\)/m);
+    expect(run.stdout).toMatch(/^✗ killed .*\n {4}WORKER_EXITED killed: the worker process running it was killed by SIGKILL before the scenario reported a verdict/m);
     expect(run.stdout).toMatch(/^✓ multi /m);
     expect(run.stdout).toMatch(/^✓ spawn-one /m);
-    expect(run.stdout).toContain('1 of 3 scenarios failed');
+    expect(run.stdout).toContain('2 of 4 scenarios failed');
   });
 
   it('imports only the selected scenarios: a scenario file that throws at import is never loaded unless it is selected, and then fails alone', async () => {

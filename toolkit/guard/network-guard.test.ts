@@ -6,6 +6,7 @@ import { compileScript } from '../authored/compile-script.js';
 import { withLineage } from '../lineage/lineage-scope.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { installNetworkGuard, type NetworkGuard } from './network-guard.js';
+import { scrubKeyLikeEnv } from './scrub-key-env.js';
 import { serveCassetteWithMsw } from './serve-cassette-with-msw.js';
 
 const cassette = () => compileScript({ lineages: { main: [{ text: 'Hello from the cassette.' }], 'main/call_1': [{ text: 'child' }] } });
@@ -87,6 +88,34 @@ describe('network guard', () => {
     expect(realApi.requests).toHaveLength(0);
     guard.assertNoEscapes();
     replay.assertConsumed();
+  });
+});
+
+describe('guards nest', () => {
+  test('closing an inner guard (the one runScenario opens) leaves the outer one armed, and each sees the escapes made while it was open', async () => {
+    realApi = await startRealApi();
+    guard = installNetworkGuard();
+    const inner = installNetworkGuard({ allow: () => true });
+    await expect(fetch(`${realApi.url}/while-both`)).rejects.toThrow();
+    expect(inner.escapes()).toEqual([{ method: 'GET', url: `${realApi.url}/while-both` }]);
+    inner.close();
+    inner.close();
+    await expect(fetch(`${realApi.url}/after-inner`)).rejects.toThrow();
+    expect(realApi.requests).toHaveLength(0);
+    expect(guard.escapes().map((escape) => escape.url)).toEqual([`${realApi.url}/while-both`, `${realApi.url}/after-inner`]);
+  });
+
+  test('key-like variables are removed for a replay and put back after it, nested scrubs included', () => {
+    vi.stubEnv('SOME_SERVICE_TOKEN', 'tok-0123456789');
+    vi.stubEnv('PLAIN_SETTING', 'kept');
+    const outer = scrubKeyLikeEnv();
+    const inner = scrubKeyLikeEnv();
+    expect(process.env['SOME_SERVICE_TOKEN']).toBeUndefined();
+    expect(process.env['PLAIN_SETTING']).toBe('kept');
+    inner();
+    expect(process.env['SOME_SERVICE_TOKEN']).toBeUndefined();
+    outer();
+    expect(process.env['SOME_SERVICE_TOKEN']).toBe('tok-0123456789');
   });
 });
 

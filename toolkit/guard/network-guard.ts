@@ -1,7 +1,8 @@
 import { http, HttpResponse, passthrough, type RequestHandler } from 'msw';
 import { syncBuiltinESMExports } from 'node:module';
-import { setupServer } from 'msw/node';
+import { setupServer, type SetupServer } from 'msw/node';
 import { CassetteError } from '../cassette/cassette-error.js';
+import { armUndiciRefusal, type UndiciRefusal } from './undici-refusal.js';
 
 export interface NetworkGuardOptions {
   /** Requests allowed to reach the network on purpose (a loopback server the test starts, say). */
@@ -20,42 +21,87 @@ export interface NetworkGuard {
   escapes(): readonly NetworkEscape[];
   /** Throws NETWORK_ESCAPE if any request tried to leave, even one whose failure the caller caught or retried. */
   assertNoEscapes(): void;
-  /** Removes the interception. */
+  /** Removes this guard. Guards nest: the interception stays while any other guard is open. */
   close(): void;
+}
+
+interface ActiveGuard {
+  readonly options: NetworkGuardOptions;
+  readonly escapes: NetworkEscape[];
+}
+
+/** Open guards, innermost last. One msw server serves them all, so closing one never disarms another. */
+const active: ActiveGuard[] = [];
+let server: SetupServer | undefined;
+let undici: UndiciRefusal | undefined;
+
+/** A request leaves only if every open guard allows it; otherwise every open guard records it. */
+function mayLeave(url: URL): boolean {
+  return active.every((guard) => guard.options.allow?.(url) === true);
+}
+
+function recordEscape(method: string, url: URL): void {
+  for (const guard of active) guard.escapes.push({ method, url: `${url.origin}${url.pathname}` });
+}
+
+const catchAll = http.all('*', ({ request }) => {
+  const url = new URL(request.url);
+  if (mayLeave(url)) return passthrough();
+  recordEscape(request.method, url);
+  return HttpResponse.error();
+});
+
+/** Handlers of the innermost guard answer first. */
+function refreshHandlers(): void {
+  server?.resetHandlers(...[...active].reverse().flatMap((guard) => guard.options.handlers ?? []), catchAll);
 }
 
 /**
  * Replay mode's guard: global fetch, node:http/https and XMLHttpRequest are intercepted with msw
- * (also for ESM code that imported `request` from 'node:http' by name), and
- * any request not answered by `handlers` or `allow`ed fails like a network error and is
- * remembered. An API key in the environment is therefore harmless: no request carrying it leaves.
+ * (also for ESM code that imported `request` from 'node:http' by name, or captured `fetch` once
+ * the guard was armed), and requests through undici's global dispatcher (the npm `undici`
+ * package imported directly) are refused; any request not answered by `handlers` or `allow`ed
+ * fails like a network error and is remembered. Raw sockets (`net.connect`), DNS lookups and child
+ * processes are not intercepted: see docs/recording.md, "What nestcast promises".
  */
 export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkGuard {
-  const escapes: NetworkEscape[] = [];
-  const catchAll = http.all('*', ({ request }) => {
-    const url = new URL(request.url);
-    if (options.allow?.(url)) return passthrough();
-    escapes.push({ method: request.method, url: `${url.origin}${url.pathname}` });
-    return HttpResponse.error();
-  });
-  const server = setupServer(...(options.handlers ?? []), catchAll);
-  server.listen({ onUnhandledRequest: 'error' });
-  syncBuiltinESMExports();
+  const guard: ActiveGuard = { options, escapes: [] };
+  active.push(guard);
+  if (server === undefined) {
+    // Before msw patches fetch: arming may need Node's own fetch once.
+    undici = armUndiciRefusal({ mayLeave, recordEscape });
+    const created = setupServer(catchAll);
+    created.listen({ onUnhandledRequest: 'error' });
+    server = created;
+    syncBuiltinESMExports();
+  }
+  refreshHandlers();
+  let closed = false;
   return {
-    escapes: () => [...escapes],
+    escapes: () => [...guard.escapes],
     assertNoEscapes() {
-      if (escapes.length === 0) return;
-      const list = escapes.map((escape) => `  ${escape.method} ${escape.url}`).join('\n');
+      if (guard.escapes.length === 0) return;
+      const list = guard.escapes.map((escape) => `  ${escape.method} ${escape.url}`).join('\n');
       throw new CassetteError(
         'NETWORK_ESCAPE',
-        `${escapes.length} request${escapes.length === 1 ? '' : 's'} tried to reach the network during replay, which replay mode forbids (query strings omitted):\n${list}\n` +
+        `${guard.escapes.length} request${guard.escapes.length === 1 ? '' : 's'} tried to reach the network during replay, which replay mode forbids (query strings omitted):\n${list}\n` +
           'Each was failed as a network error. Serve model calls from the cassette: inject the replaying fetch into the client ' +
           '(createReplayingFetch), or serve the cassette through msw (serveCassetteWithMsw) for code whose fetch cannot be injected. ' +
           'To let a host through on purpose, pass installNetworkGuard({ allow }).',
       );
     },
     close() {
-      server.close();
+      if (closed) return;
+      closed = true;
+      active.splice(active.indexOf(guard), 1);
+      if (active.length > 0) {
+        refreshHandlers();
+        return;
+      }
+      server?.close();
+      server = undefined;
+      undici?.disarm();
+      undici = undefined;
       syncBuiltinESMExports();
     },
   };

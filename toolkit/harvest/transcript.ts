@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { parseSessionLog } from '../../harness/session/index.js';
 import { canonicalJson, canonicalize } from '../canonical/index.js';
+import { assertNoSecrets } from '../secrets/scan-before-write.js';
 import { HarvestError } from './harvest-error.js';
 import type { NormalizedSession } from './normalize.js';
 import { TRANSCRIPT_MANIFEST, transcriptFiles } from './transcript-files.js';
@@ -26,14 +27,17 @@ export function serializeTranscript(session: NormalizedSession): string {
  */
 export async function writeTranscripts(dir: string, sessions: readonly NormalizedSession[]): Promise<void> {
   const files = transcriptFiles(sessions);
-  await mkdir(dir, { recursive: true });
-  for (const [index, session] of sessions.entries()) {
-    const path = join(dir, ...(files[index] as string).split('/'));
-    await mkdir(dirname(path), { recursive: true });
-    await writeFileAtomically(path, serializeTranscript(session), { replace: true });
-  }
+  const planned = sessions.map((session, index) => ({ path: join(dir, ...(files[index] as string).split('/')), text: serializeTranscript(session) }));
   const manifest = { sessions: sessions.map(({ header }, index) => ({ file: files[index], lineage: header.lineage })) };
-  await writeFileAtomically(join(dir, TRANSCRIPT_MANIFEST), `${JSON.stringify(canonicalize(manifest), null, 2)}\n`, { replace: true });
+  // Scanned whole before the first byte: a tool result or a cut-off turn may carry a key.
+  const manifestText = `${JSON.stringify(canonicalize(manifest), null, 2)}\n`;
+  assertNoSecrets([...planned, { path: join(dir, TRANSCRIPT_MANIFEST), text: manifestText }], { what: 'the transcripts' });
+  await mkdir(dir, { recursive: true });
+  for (const file of planned) {
+    await mkdir(dirname(file.path), { recursive: true });
+    await writeFileAtomically(file.path, file.text, { replace: true });
+  }
+  await writeFileAtomically(join(dir, TRANSCRIPT_MANIFEST), manifestText, { replace: true });
   await removeStale(dir, new Set(files));
 }
 

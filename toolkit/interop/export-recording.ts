@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { CassetteError } from '../cassette/cassette-error.js';
-import { findSecret } from '../cassette/find-secret.js';
+import { findSecret } from '../secrets/find-secret.js';
+import { knownSecrets } from '../secrets/known-secrets.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { planExport, type LeftOut } from './export-target.js';
 import { HAR_LIMITS, toHar } from './export-har.js';
@@ -35,7 +36,7 @@ export async function exportRecording(dir: string, options: ExportOptions): Prom
   const plan = planExport(cassette, options.baseUrl);
   const document = options.to === 'nock' ? toNockDefinitions(plan) : toHar(plan, cassette.provenance.recordedAt);
   const text = `${JSON.stringify(document, null, 2)}\n`;
-  const hit = findSecret([{ where: options.file, text }], options.secrets ?? []);
+  const hit = findSecret([{ where: options.file, text }], knownSecrets(options.secrets ?? []));
   if (hit) {
     throw new CassetteError('SECRET_IN_RECORDING', `Refusing to export: ${hit.secret} appears in what would be written to ${hit.where}. Nothing was written.`);
   }

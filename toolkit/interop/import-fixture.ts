@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { recorderName } from '../cassette/recorder-name.js';
-import type { Secret } from '../cassette/find-secret.js';
+import type { Secret } from '../secrets/secret.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
-import { credentialSecrets } from '../record/credential-headers.js';
+import { credentialSecrets } from '../secrets/credential-headers.js';
 import { threadCalls } from '../threading/thread-calls.js';
 import type { AmbiguousChild } from '../threading/types.js';
 import { exchangeToCall } from './exchange-to-call.js';

@@ -1,4 +1,3 @@
 export { DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
-export { CREDENTIAL_HEADERS } from './credential-headers.js';
 export { createRecordingFetch, type ProvenanceInput, type RecordReport, type RecordingFetch, type RecordingOptions } from './recording-fetch.js';
 export { MODEL_SERVER_STAND_IN, redirectingFetch } from './redirecting-fetch.js';

@@ -3,7 +3,6 @@ import { canonicalize } from '../canonical/canonical-json.js';
 import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import { createMessageSharer } from '../cassette/request-encoding.js';
-import type { Secret } from '../cassette/find-secret.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../cassette/types.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';
@@ -16,7 +15,9 @@ import type { AmbiguousChild } from '../threading/types.js';
 import { callerSignal } from '../replay/caller-signal.js';
 import { captureResponse, DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
 import { classifyFailure } from './classify-failure.js';
-import { credentialSecrets } from './credential-headers.js';
+import { credentialSecrets } from '../secrets/credential-headers.js';
+import { rememberSecret } from '../secrets/known-secrets.js';
+import type { Secret } from '../secrets/secret.js';
 
 export interface RecordingOptions {
   /** The fetch that reaches the real endpoint. Default: the global fetch at creation time. */
@@ -123,7 +124,11 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     const signal = callerSignal(input, init);
     if (signal.aborted) throw signal.reason;
     const named = explicitLineage(request.headers);
-    for (const secret of credentialSecrets(request.headers)) if (!secrets.has(secret.value)) secrets.set(secret.value, secret);
+    for (const secret of credentialSecrets(request.headers)) {
+      if (!secrets.has(secret.value)) secrets.set(secret.value, secret);
+      // Process-wide too: `cassette()` then `saveCassette()` (the merge pattern) must not lose them.
+      rememberSecret(secret.value, secret.label);
+    }
     let settle!: () => void;
     const capture: Capture = {
       request: {},

@@ -146,7 +146,7 @@ describe('nestcast run --report', () => {
     expect(await main(['run', 'background', '--report', dir], io)).toBe(1);
 
     expect(io.err()).toContain('SECRET_IN_REPORT: Refusing to write the report');
-    expect(io.err()).toContain('the value of PEAK_TOKEN appears verbatim in background.html');
+    expect(io.err()).toContain('the PEAK_TOKEN environment variable appears verbatim in background.html');
     await expect(access(dir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
-import { findSecret, type Secret } from '../cassette/find-secret.js';
+import { findSecret } from '../secrets/find-secret.js';
+import { knownSecrets } from '../secrets/known-secrets.js';
+import type { Secret } from '../secrets/secret.js';
 import { ReportError } from './report-error.js';
 
 /** One file of a report, by name inside the report folder. */
@@ -19,10 +21,6 @@ export interface WriteReportOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-const KEY_LIKE = /(?:_API_KEY|_TOKEN|_SECRET)$/;
-/** Shorter values (a flag set to `1`) would match everywhere and say nothing. */
-const MIN_SECRET_CHARS = 8;
-
 /**
  * The one place a report reaches the disk. Every file is scanned for every known secret before
  * the first byte is written; if one is found nothing is written. Each file then appears whole
@@ -31,12 +29,13 @@ const MIN_SECRET_CHARS = 8;
 export async function writeReportFiles(dir: string, files: readonly ReportFile[], options: WriteReportOptions = {}): Promise<string[]> {
   const hit = findSecret(
     files.flatMap((file) => [{ where: file.name, text: file.text }, ...(file.data === undefined ? [] : [{ where: `${file.name} (its data)`, text: file.data }])]),
-    knownSecrets(options),
+    // The one scan: given secrets, those this process has seen (headers, scrubbed env), and env's key-like values.
+    knownSecrets(options.secrets, options.env ?? {}),
   );
   if (hit) {
     throw new ReportError(
       'SECRET_IN_REPORT',
-      `Refusing to write the report to ${dir}: ${hit.secret} appears verbatim in ${hit.where}. Nothing was written. ` +
+      `Refusing to write the report to ${dir}: ${hit.secret} appears ${hit.how} in ${hit.where}. Nothing was written. ` +
         'A prompt, a tool result or a recorded answer holds a credential; remove it from the scenario or the recording.',
     );
   }
@@ -54,11 +53,4 @@ export async function writeReportFiles(dir: string, files: readonly ReportFile[]
       cause: error,
     });
   }
-}
-
-function knownSecrets(options: WriteReportOptions): Secret[] {
-  const fromEnv = Object.entries(options.env ?? {}).flatMap(([name, value]) =>
-    KEY_LIKE.test(name) && value !== undefined && value.length >= MIN_SECRET_CHARS ? [{ value, label: `the value of ${name}` }] : [],
-  );
-  return [...(options.secrets ?? []), ...fromEnv];
 }

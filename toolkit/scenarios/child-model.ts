@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFilesScanned } from '../secrets/scan-before-write.js';
 import { CHILD_ENV } from './child-variables.js';
 import type { ChildReplayReport } from './model-source.js';
 
@@ -56,7 +56,7 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
         }
         const touched = report.sessions.filter((session) => session.consumed > 0 || session.lineage === lineage || session.lineage.startsWith(`${lineage}/`));
         const childReport: ChildReplayReport = { sessions: touched, failures };
-        await writeFile(join(outbox, `replay-${tag}.json`), `${JSON.stringify(childReport)}\n`);
+        await writeFilesScanned([{ path: join(outbox, `replay-${tag}.json`), text: `${JSON.stringify(childReport)}\n` }], { what: 'the replay report' });
       },
     };
   }
@@ -69,7 +69,17 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
     const recording = createRecordingFetch({ fetch: fetchImpl, secrets: key ? [key] : [], forwardLineage: Boolean(upstream && baseUrl) });
     return {
       fetch: recording,
-      finish: async () => void (await recording.save(join(outbox, `calls-${tag}`))),
+      async finish() {
+        try {
+          await recording.save(join(outbox, `calls-${tag}`));
+        } catch (error) {
+          // The parent saves the whole recording: it must learn that this part was refused, or it would save without it.
+          const code = (error as { code?: unknown }).code;
+          const refusal = { code: typeof code === 'string' ? code : 'NOT_SAVED', message: (error as Error).message };
+          await writeFilesScanned([{ path: join(outbox, `refused-${tag}.json`), text: `${JSON.stringify(refusal)}\n` }], { what: 'the refusal report' });
+          throw error;
+        }
+      },
     };
   }
   throw new Error(`${CHILD_ENV.mode} must be replay or record, got ${JSON.stringify(mode)}`);

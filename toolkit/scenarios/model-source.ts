@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
 import { CassetteError, type FailedCall } from '../cassette/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
-import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
+import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
@@ -17,7 +17,11 @@ import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
 import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
+import { keyLikeEnvSecrets } from '../secrets/key-like-env.js';
+import { rememberSecret } from '../secrets/known-secrets.js';
+import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
 import { CHILD_ENV } from './child-variables.js';
+import { unexpectedCallFailures } from './unexpected-call-failures.js';
 import { ScenarioError } from './scenario-error.js';
 
 const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
@@ -43,8 +47,8 @@ export interface ModelSource {
 export interface ModelSourceResult {
   readonly failures: readonly Error[];
   readonly modelCalls: number;
-  /** Record: writes the cassette (scanned for secrets first). The runner calls it only for a run that passed. */
-  readonly save?: () => Promise<SaveResult>;
+  /** Record: writes the cassette into `dir` (scanned for secrets first). The runner calls it only for a run that passed. */
+  readonly save?: (dir: string) => Promise<SaveResult>;
   /** The calls the run was served (replay) or made (record), for reports. */
   readonly cassette: Cassette;
 }
@@ -143,6 +147,8 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       );
     }
   }
+  if (apiKey !== undefined) rememberSecret(apiKey, 'the DEEPSEEK_API_KEY environment variable');
+  stripUrlCredentials(baseUrl);
   const upstream = server ? redirectingFetch(globalThis.fetch, MODEL_SERVER_STAND_IN, server.url) : globalThis.fetch;
   const recording = createRecordingFetch({
     fetch: upstream,
@@ -168,33 +174,30 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     },
     describe: server ? `recording against nestcast model-server (${baseUrl})` : `recording against ${baseUrl}`,
     async finish() {
-      const own = await recording.cassette({ baseUrl });
+      // Credentials in the base URL (`user:pass@`, `?token=`) are never stored.
+      const own = await recording.cassette({ baseUrl: stripUrlCredentials(baseUrl) });
       const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
       const merged: Cassette = { ...own, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
-      const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
       const exchanges = await protocol.exchanges();
-      const save = async (): Promise<SaveResult> => {
+      const failures: Error[] = [
+        ...(await readChildRefusals(outbox)),
+        ...unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem)),
+      ];
+      const save = async (dir: string): Promise<SaveResult> => {
         // Protocol exchanges are scanned for the same keys plus every key-like variable the children could see.
-        const acpSecrets = [...secrets, ...keyLikeValues(env)];
-        refuseAcpSecrets(options.recordingDir, exchanges, acpSecrets);
-        const saved = await saveCassette(options.recordingDir, merged, { secrets });
-        const acpWritten = await writeAcpCassette(options.recordingDir, exchanges, { secrets: acpSecrets });
+        const acpSecrets = keyLikeEnvSecrets(env);
+        refuseAcpSecrets(dir, exchanges, acpSecrets);
+        const saved = await writeCassetteInto(dir, merged);
+        const acpWritten = await writeAcpCassette(dir, exchanges, { secrets: acpSecrets });
         return { ...saved, written: [...saved.written, ...acpWritten] };
       };
-      return { failures: [], modelCalls, cassette: merged, save };
+      return { failures, modelCalls, cassette: merged, save };
     },
     async close() {
       await server?.close();
     },
   };
-}
-
-/** Values of `*_API_KEY`, `*_TOKEN` and `*_SECRET` variables: known secrets wherever they come from. */
-function keyLikeValues(env: NodeJS.ProcessEnv): { value: string; label: string }[] {
-  return Object.entries(env)
-    .filter((entry): entry is [string, string] => /(_API_KEY|_TOKEN|_SECRET)$/i.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 8)
-    .map(([name, value]) => ({ value, label: name }));
 }
 
 async function cassetteFor(options: ModelSourceOptions, recordHint: string): Promise<Cassette> {
@@ -225,6 +228,16 @@ async function readChildReports(outbox: string): Promise<{ sessions: Consumption
     }
   }
   return { sessions, failures };
+}
+
+/** What recording children refused to save (a secret in their calls): `<outbox>/refused-*.json`, each failing the parent. */
+async function readChildRefusals(outbox: string): Promise<Error[]> {
+  const refusals: Error[] = [];
+  for (const file of await listFiles(outbox, (name) => name.startsWith('refused-') && name.endsWith('.json'))) {
+    const { code, message } = JSON.parse(await readFile(join(outbox, file), 'utf8')) as { code: string; message: string };
+    refusals.push(new CassetteError(code as CassetteError['code'], `an ACP child refused to save its calls: ${message}`));
+  }
+  return refusals;
 }
 
 /** What recording children saved: each a cassette folder `<outbox>/calls-*`. */

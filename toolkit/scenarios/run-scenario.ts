@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createMemoryLogger, type Logger } from '../../harness/runtime/logger.js';
 import { compareTranscripts } from '../harvest/compare-transcripts.js';
@@ -10,6 +9,9 @@ import { formatTranscriptDiff } from '../harvest/format-transcript-diff.js';
 import { normalizeSessions, type NormalizeContext } from '../harvest/normalize.js';
 import { readTranscripts, writeTranscripts } from '../harvest/transcript.js';
 import { TRANSCRIPTS_DIR } from '../harvest/transcript-files.js';
+import { scrubKeyLikeEnv } from '../guard/scrub-key-env.js';
+import { recoverInterruptedSwaps } from '../recording-folder/recover-swaps.js';
+import { replaceFolder } from '../recording-folder/replace-folder.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import { checkExpectations } from './check-expectations.js';
 import { driveSteps } from './drive-steps.js';
@@ -17,6 +19,13 @@ import { recordSource, replaySource, type ModelSource } from './model-source.js'
 import { buildScenarioRuntime } from './scenario-runtime.js';
 import { ScenarioError } from './scenario-error.js';
 import type { ScenarioDefinition } from './types.js';
+import { makeWorkFolder, removeWorkFolder } from './work-folders.js';
+import { describeLastEvents } from './verdict/last-events.js';
+import type { Interruption } from './verdict/interruption.js';
+import { scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
+
+/** How long an interrupted run's runtime gets to dispose before the runner moves on. */
+const DISPOSE_GRACE_MS = 2_000;
 
 export interface RunScenarioOptions {
   /** `replay` (default): serve every model call from the recording; `record`: make the calls and save them. */
@@ -33,6 +42,10 @@ export interface RunScenarioOptions {
   readonly checkExpectations?: boolean;
   /** Where the harness reports what it contained. Default: kept in memory and attached to a failure. */
   readonly logger?: Logger;
+  /** Seconds before the run fails with SCENARIO_TIMEOUT, unless the scenario sets its own `timeout`. Default 60. */
+  readonly timeout?: number;
+  /** Settles when the run must stop now (a drained event loop, `process.exit`): see `runScenarioToVerdict`. */
+  readonly interrupt?: Promise<Interruption>;
   /** Called with what the run left behind (session logs, model calls) before its folder is removed: what a report is built from. */
   readonly onEvidence?: (evidence: RunEvidence) => void;
 }
@@ -80,7 +93,11 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   const mode = options.mode ?? 'replay';
   // Absolute: out-of-process children run in the scenario's workspace, not here.
   const recordingDir = resolve(options.recordingsDir ?? 'recordings', scenario.name);
-  const workDir = await mkdtemp(join(tmpdir(), `nestcast-${scenario.name}-`));
+  // A save another run of this folder left half-done is finished first, so this run sees it whole.
+  recoverInterruptedSwaps(recordingDir);
+  // Replay is keyless for library callers too: restored when the run ends.
+  const restoreEnv = mode === 'replay' ? scrubKeyLikeEnv(process.env) : () => undefined;
+  const workDir = await makeWorkFolder(scenario.name);
   const sessionsRoot = join(workDir, 'sessions');
   const cwd = join(workDir, 'workspace');
   await mkdir(sessionsRoot, { recursive: true });
@@ -93,6 +110,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   let sessions = 0;
   let modelCalls = 0;
   let wroteTranscripts = false;
+  const deadline = scenarioDeadline(scenarioTimeout(scenario.timeout, options.timeout));
   try {
     const sourceOptions = {
       scenario,
@@ -104,17 +122,33 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     };
     source = mode === 'record' ? await recordSource(sourceOptions) : await replaySource(sourceOptions);
     const { runtime, modelStream } = await buildScenarioRuntime(scenario, { sessionsRoot, source, logger });
+    let interrupted: Interruption | undefined;
+    let lastEvents = '';
     try {
-      const session = await runtime.sessions.create({ lineage: 'main', cwd });
-      const agent = runtime.agents.create({
-        session,
-        ...(scenario.agent?.system !== undefined ? { system: scenario.agent.system } : {}),
-        ...(scenario.agent?.model !== undefined ? { model: scenario.agent.model } : {}),
-        ...(scenario.agent?.maxSteps !== undefined ? { maxSteps: scenario.agent.maxSteps } : {}),
-      });
-      await driveSteps(agent, scenario.steps, { runtime, modelStream });
+      const driven = (async () => {
+        const session = await runtime.sessions.create({ lineage: 'main', cwd });
+        const agent = runtime.agents.create({
+          session,
+          ...(scenario.agent?.system !== undefined ? { system: scenario.agent.system } : {}),
+          ...(scenario.agent?.model !== undefined ? { model: scenario.agent.model } : {}),
+          ...(scenario.agent?.maxSteps !== undefined ? { maxSteps: scenario.agent.maxSteps } : {}),
+        });
+        await driveSteps(agent, scenario.steps, { runtime, modelStream });
+        return undefined;
+      })();
+      // Whatever the abandoned run does later is no longer this report's business.
+      driven.catch(() => undefined);
+      interrupted = await Promise.race([driven, deadline.interrupted, ...(options.interrupt ? [options.interrupt] : [])]);
+      // Read before disposal, which ends every turn and would hide where the run stood.
+      if (interrupted) lastEvents = await describeLastEvents(sessionsRoot);
     } finally {
-      await runtime.dispose();
+      deadline.cancel();
+      if (interrupted === undefined) await runtime.dispose();
+      else await disposeWithin(runtime, DISPOSE_GRACE_MS);
+    }
+    if (interrupted !== undefined) {
+      fail(interrupted.code, `${interrupted.message}. Last event of each session: ${lastEvents}`);
+      throw new Interrupted();
     }
     const result = await source.finish();
     modelCalls = result.modelCalls;
@@ -130,10 +164,9 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     const places = { cwd, sessionsRoot, tempDirs: [workDir] };
     options.onEvidence?.({ sessions: harvested, places, cassette: result.cassette });
     const normalized = normalizeSessions(harvested, places);
-    const transcriptsDir = join(recordingDir, TRANSCRIPTS_DIR);
     const writing = mode === 'record' || options.update === true;
     if (!writing) {
-      const diff = compareTranscripts(await readTranscripts(transcriptsDir), normalized);
+      const diff = compareTranscripts(await readTranscripts(join(recordingDir, TRANSCRIPTS_DIR)), normalized);
       if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name));
     }
     if (options.checkExpectations !== false) {
@@ -144,15 +177,23 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     if (writing && failures.length > 0) {
       fail('NOT_SAVED', `nothing was written to ${recordingDir}: fix the failures above, then run the command again`);
     } else if (writing) {
-      await result.save?.();
-      await writeTranscripts(transcriptsDir, normalized);
+      // Calls, meta and transcripts swapped in as one folder: a kill or a write error leaves the old one whole.
+      await replaceFolder(recordingDir, async (staged) => {
+        await result.save?.(staged);
+        await writeTranscripts(join(staged, TRANSCRIPTS_DIR), normalized);
+      });
       wroteTranscripts = true;
     }
   } catch (error) {
-    fail(codeOf(error), error instanceof Error ? error.message : String(error));
+    if (!(error instanceof Interrupted)) fail(codeOf(error), error instanceof Error ? error.message : String(error));
+    if (mode === 'record' || options.update === true) {
+      fail('NOT_SAVED', `nothing was written to ${recordingDir}: fix the failures above, then run the command again`);
+    }
   } finally {
+    deadline.cancel();
     await source?.close().catch(() => undefined);
-    await rm(workDir, { recursive: true, force: true, maxRetries: 3 });
+    await removeWorkFolder(workDir);
+    restoreEnv();
   }
   return {
     name: scenario.name,
@@ -165,6 +206,16 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     durationMs: performance.now() - started,
     wroteTranscripts,
   };
+}
+
+/** Ends the checks of an interrupted run: its failure is already in the report. */
+class Interrupted extends Error {}
+
+/** Disposes, but gives up after `ms` (a tool that never settles may hold disposal forever). The timer is ref'd on purpose: the grace must elapse. */
+async function disposeWithin(runtime: { dispose(): Promise<void> }, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([runtime.dispose().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function codeOf(error: unknown): string {

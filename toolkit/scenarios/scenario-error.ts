@@ -7,7 +7,12 @@ export type ScenarioErrorCode =
   | 'TRANSCRIPT_MISMATCH'
   | 'INVARIANT_VIOLATION'
   | 'MISSING_KEY'
-  | 'WAIT_TIMEOUT';
+  | 'WAIT_TIMEOUT'
+  | 'SCENARIO_TIMEOUT'
+  | 'SCENARIO_STALLED'
+  | 'SCENARIO_EXIT'
+  | 'NO_SCENARIOS'
+  | 'NOT_SAVED';
 
 /** A scenario that could not run, or ran and did not behave as recorded and expected. */
 export class ScenarioError extends NestcastError<ScenarioErrorCode> {}

@@ -8,6 +8,7 @@ import { forkProvider } from '../../providers/fork/fork-provider.js';
 import { subagentsService } from '../../providers/seam/subagent-service.js';
 import { spawnProvider } from '../../providers/spawn/spawn-provider.js';
 import { subagentTool } from '../../providers/tool/subagent-tool.js';
+import { secretWriteGuard } from '../secrets/scan-before-write.js';
 import { nestcastCliCommand } from './locate-cli.js';
 import type { ModelSource } from './model-source.js';
 import type { ScenarioDefinition, ScenarioProvider } from './types.js';
@@ -26,7 +27,8 @@ export async function buildScenarioRuntime(
   scenario: ScenarioDefinition,
   options: { readonly sessionsRoot: string; readonly source: ModelSource; readonly logger: Logger },
 ): Promise<ScenarioRuntime> {
-  const runtime = new Runtime({ sessionsRoot: options.sessionsRoot, logger: options.logger });
+  // Session logs in the work folder are files nestcast writes too: a line holding a known secret is refused.
+  const runtime = new Runtime({ sessionsRoot: options.sessionsRoot, logger: options.logger, beforeWrite: secretWriteGuard() });
   const modelStream = new ModelStreamTap();
   const { source } = options;
   runtime.llm.register(

@@ -63,6 +63,8 @@ export interface ScenarioExpectations {
   readonly output?: Readonly<Record<string, RegExp | string>>;
   /** Per lineage, patterns some tool result of that session must match (e.g. an error the model saw). */
   readonly toolResults?: Readonly<Record<string, readonly (RegExp | string)[]>>;
+  /** Lineages whose model calls may fail when recorded against a real API; any other failed call is NOT_SAVED. */
+  readonly callFailures?: readonly string[];
 }
 
 export interface ScenarioDefinition {
@@ -88,6 +90,8 @@ export interface ScenarioDefinition {
    */
   readonly normalise?: readonly NormalisationRule[];
   readonly expect?: ScenarioExpectations;
+  /** Seconds the scenario may take before it fails with SCENARIO_TIMEOUT; wins over `--timeout` (default 60). */
+  readonly timeout?: number;
 }
 
 export type ScenarioMode = 'replay' | 'record' | 'missing';

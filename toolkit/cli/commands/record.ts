@@ -1,13 +1,16 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { META_FILE } from '../../cassette/lineage-file.js';
-import { loadScenarios } from '../../scenarios/load-scenarios.js';
-import { runScenario, type ScenarioReport } from '../../scenarios/run-scenario.js';
+import type { ScenarioReport } from '../../scenarios/run-scenario.js';
+import { runScenarioToVerdict } from '../../scenarios/verdict/run-to-verdict.js';
 import type { Command } from '../command.js';
-import { paint } from '../io.js';
+import type { ScenarioDefinition } from '../../scenarios/types.js';
+import { cleanExitOnSignal } from '../clean-exit-on-signal.js';
+import { paint, type CliIo } from '../io.js';
 import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
+import { loadSelectedScenarios, parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
 
 const help = `Usage: nestcast record [scenario...] [options]
 
@@ -27,6 +30,9 @@ Options:
   --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
+  --timeout <seconds>  time limit per scenario (default 60; a scenario's own \`timeout\` wins)
+  --pass-with-no-scenarios
+                       exit 0 when the folder holds no scenario (default: exit 1 with NO_SCENARIOS)
   -h, --help           show this help`;
 
 export const recordCommand: Command = {
@@ -40,37 +46,65 @@ export const recordCommand: Command = {
       scenarios: { type: 'string' },
       recordings: { type: 'string' },
       report: { type: 'string' },
+      timeout: { type: 'string' },
+      'pass-with-no-scenarios': { type: 'boolean' },
     });
+    const timeout = parseTimeoutOption(values.timeout);
     const recordingsDir = resolve(io.cwd, values.recordings ?? 'recordings');
-    let scenarios = await loadScenarios(resolve(io.cwd, values.scenarios ?? 'scenarios'), positionals);
-    if (values.missing === true) {
-      const present = await Promise.all(scenarios.map((scenario) => exists(join(recordingsDir, scenario.name, META_FILE))));
-      scenarios = scenarios.filter((_, index) => !present[index]);
+    const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
+    const scenarios = await loadSelectedScenarios(scenariosDir, positionals);
+    requireScenarios(scenarios.length, scenariosDir, values['pass-with-no-scenarios'] === true);
+    const uninstallSignals = cleanExitOnSignal(() => scenarios.map((scenario) => resolve(recordingsDir, scenario.name)));
+    try {
+      const reportDir = values.report === undefined ? undefined : resolve(io.cwd, values.report);
+      return await recordAll(scenarios, { recordingsDir, missing: values.missing === true, timeout, baseUrl: values['base-url'], reportDir }, io);
+    } finally {
+      uninstallSignals();
     }
-    const p = paint(io.color);
-    const reports: ScenarioReport[] = [];
-    const htmlReport = reportCollector(values.report === undefined ? undefined : resolve(io.cwd, values.report));
-    for (const scenario of scenarios) {
-      const report = await runScenario(scenario, {
-        mode: 'record',
-        recordingsDir,
-        env: io.env,
-        ...htmlReport.optionsFor(scenario.name),
-        ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
-      });
-      reports.push(report);
-      htmlReport.add(report);
-      io.stdout(progressLine(report, p));
-    }
-    if (reports.length === 0) {
-      io.stdout('nothing to record: every scenario has a recording\n');
-      return 0;
-    }
-    io.stdout(`\n${summaryTable(reports, p)}`);
-    await htmlReport.write(io);
-    return reports.every((report) => report.passed) ? 0 : 1;
   },
 };
+
+async function recordAll(
+  selected: readonly ScenarioDefinition[],
+  options: {
+    readonly recordingsDir: string;
+    readonly missing: boolean;
+    readonly timeout: number | undefined;
+    readonly baseUrl: string | undefined;
+    readonly reportDir: string | undefined;
+  },
+  io: CliIo,
+): Promise<number> {
+  const { recordingsDir, timeout } = options;
+  let scenarios = selected;
+  if (options.missing) {
+    const present = await Promise.all(scenarios.map((scenario) => exists(join(recordingsDir, scenario.name, META_FILE))));
+    scenarios = scenarios.filter((_, index) => !present[index]);
+  }
+  const p = paint(io.color);
+  const reports: ScenarioReport[] = [];
+  const htmlReport = reportCollector(options.reportDir);
+  for (const scenario of scenarios) {
+    const report = await runScenarioToVerdict(scenario, {
+      mode: 'record',
+      ...htmlReport.optionsFor(scenario.name),
+      ...(timeout !== undefined ? { timeout } : {}),
+      recordingsDir,
+      env: io.env,
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    });
+    reports.push(report);
+    htmlReport.add(report);
+    io.stdout(progressLine(report, p));
+  }
+  if (reports.length === 0) {
+    io.stdout('nothing to record: every scenario has a recording\n');
+    return 0;
+  }
+  io.stdout(`\n${summaryTable(reports, p)}`);
+  await htmlReport.write(io);
+  return reports.every((report) => report.passed) ? 0 : 1;
+}
 
 async function exists(path: string): Promise<boolean> {
   try {

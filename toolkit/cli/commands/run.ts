@@ -6,10 +6,15 @@ import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { selectScenarios } from '../../scenarios/select-scenarios.js';
 import { UsageError, type Command } from '../command.js';
+import type { CliIo } from '../io.js';
+import { installNetworkGuard } from '../../guard/network-guard.js';
+import { scrubKeyLikeEnv } from '../../guard/scrub-key-env.js';
+import { cleanExitOnSignal } from '../clean-exit-on-signal.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
+import { parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
 import { runInWorkers } from '../workers/scenario-pool.js';
 import type { WorkerRunOptions } from '../workers/worker-messages.js';
 
@@ -20,7 +25,7 @@ Replays scenarios keyless: every model call of every session is served from reco
 network, and every session's transcript must equal recordings/<scenario>/transcripts.
 Runs every scenario when none is named; only the selected scenario files are imported. Progress
 lines and the summary are in scenario order whatever the number of workers. Exits 1 if any
-scenario fails.
+scenario fails, times out, stalls or calls process.exit.
 
 Options:
   --update             rewrite the expected transcripts from this run instead of comparing
@@ -30,6 +35,9 @@ Options:
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   --workers <n>        run scenarios in n worker processes, each taking whole scenarios
                        (default: the number of cores; one scenario, or --report, runs in this process)
+  --timeout <seconds>  time limit per scenario (default 60; a scenario's own \`timeout\` wins)
+  --pass-with-no-scenarios
+                       exit 0 when no scenario is selected (default: exit 1 with NO_SCENARIOS)
   -h, --help           show this help
 
 Environment: NO_COLOR turns colours off. An API key in the environment is ignored.`;
@@ -46,45 +54,69 @@ export const runCommand: Command = {
       recordings: { type: 'string' },
       report: { type: 'string' },
       workers: { type: 'string' },
+      timeout: { type: 'string' },
+      'pass-with-no-scenarios': { type: 'boolean' },
     });
     const timing = parseTiming(values.timing);
+    const timeout = parseTimeoutOption(values.timeout);
     const workers = parseWorkers(values.workers);
     const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
     // Chosen by file name: a scenario that is not selected is never imported.
     const names = selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir);
+    requireScenarios(names.length, scenariosDir, values['pass-with-no-scenarios'] === true);
     const run: WorkerRunOptions = {
       scenariosDir,
       recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
       ...(values.update === true ? { update: true } : {}),
       ...(timing !== undefined ? { timing } : {}),
+      ...(timeout !== undefined ? { timeout } : {}),
     };
-    const p = paint(io.color);
-    const htmlReport = reportCollector(values.report === undefined ? undefined : resolve(io.cwd, values.report));
-    // Progress lines in scenario order, each as soon as every scenario before it has its verdict.
-    const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
-    let printed = 0;
-    const onReport = (index: number, report: ScenarioReport): void => {
-      reports[index] = report;
-      htmlReport.add(report);
-      for (let shown = reports[printed]; shown !== undefined; shown = reports[printed]) {
-        io.stdout(progressLine(shown, p));
-        printed++;
-      }
-    };
-    // --report keeps each run's session logs and calls in this process: it runs here, serially.
-    if (Math.min(workers, names.length) > 1 && values.report === undefined) {
-      await runInWorkers(names, { workers, run, env: io.env, cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, onReport });
-    } else {
-      for (const [index, name] of names.entries()) {
-        onReport(index, await runScenarioFile(scenariosDir, name, { ...runOptions(run, io.env), ...htmlReport.optionsFor(name) }));
-      }
+    // Keyless before the first scenario module loads, here and in the workers started with this
+    // environment: a client built at import finds no key, and what it sends is caught.
+    const restoreEnv = scrubKeyLikeEnv(process.env);
+    const guard = installNetworkGuard();
+    const uninstallSignals = cleanExitOnSignal(() => names.map((name) => resolve(run.recordingsDir, name)));
+    try {
+      const code = await replayAll(names, run, workers, values.report === undefined ? undefined : resolve(io.cwd, values.report), io);
+      // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
+      guard.assertNoEscapes();
+      return code;
+    } finally {
+      uninstallSignals();
+      guard.close();
+      restoreEnv();
     }
-    const done = reports as ScenarioReport[];
-    io.stdout(`\n${summaryTable(done, p)}`);
-    await htmlReport.write(io);
-    return done.every((report) => report.passed) ? 0 : 1;
   },
 };
+
+async function replayAll(names: readonly string[], run: WorkerRunOptions, workers: number, reportDir: string | undefined, io: CliIo): Promise<number> {
+  const { scenariosDir } = run;
+  const p = paint(io.color);
+  const htmlReport = reportCollector(reportDir);
+  // Progress lines in scenario order, each as soon as every scenario before it has its verdict.
+  const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
+  let printed = 0;
+  const onReport = (index: number, report: ScenarioReport): void => {
+    reports[index] = report;
+    htmlReport.add(report);
+    for (let shown = reports[printed]; shown !== undefined; shown = reports[printed]) {
+      io.stdout(progressLine(shown, p));
+      printed++;
+    }
+  };
+  // --report keeps each run's session logs and calls in this process: it runs here, serially.
+  if (Math.min(workers, names.length) > 1 && reportDir === undefined) {
+    await runInWorkers(names, { workers, run, env: io.env, cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, onReport });
+  } else {
+    for (const [index, name] of names.entries()) {
+      onReport(index, await runScenarioFile(scenariosDir, name, { ...runOptions(run, io.env), ...htmlReport.optionsFor(name) }));
+    }
+  }
+  const done = reports as ScenarioReport[];
+  io.stdout(`\n${summaryTable(done, p)}`);
+  await htmlReport.write(io);
+  return done.every((report) => report.passed) ? 0 : 1;
+}
 
 /** The options one scenario runs with, the same in this process and in a worker. */
 export function runOptions(run: WorkerRunOptions, env: NodeJS.ProcessEnv) {
@@ -94,6 +126,7 @@ export function runOptions(run: WorkerRunOptions, env: NodeJS.ProcessEnv) {
     env,
     ...(run.update === true ? { update: true } : {}),
     ...(run.timing !== undefined ? { timing: run.timing } : {}),
+    ...(run.timeout !== undefined ? { timeout: run.timeout } : {}),
   };
 }
 

@@ -32,7 +32,15 @@ export const scenarioWorkerCommand: Command = {
 };
 
 async function runOne(message: RunMessage, env: NodeJS.ProcessEnv, send: NonNullable<typeof process.send>): Promise<void> {
-  const report = await runScenarioFile(message.options.scenariosDir, message.name, runOptions(message.options, env));
+  // The IPC channel would keep the event loop alive: unref'd while the scenario runs, a scenario
+  // that leaves nothing to wait on drains the loop and fails SCENARIO_STALLED, as in a serial run.
+  process.channel?.unref();
+  let report;
+  try {
+    report = await runScenarioFile(message.options.scenariosDir, message.name, runOptions(message.options, env));
+  } finally {
+    process.channel?.ref();
+  }
   const reply: ReportMessage = { type: 'report', name: message.name, report };
   await new Promise<void>((resolve) => send(reply, undefined, {}, () => resolve()));
 }

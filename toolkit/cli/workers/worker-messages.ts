@@ -7,6 +7,8 @@ export interface WorkerRunOptions {
   readonly recordingsDir: string;
   readonly update?: boolean;
   readonly timing?: ReplayTiming;
+  /** `--timeout`, seconds; a scenario's own `timeout` wins. */
+  readonly timeout?: number;
 }
 
 /** Parent to worker: run this one scenario and report. */

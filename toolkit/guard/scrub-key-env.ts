@@ -1,0 +1,22 @@
+import { isKeyLikeEnvName } from '../secrets/key-like-env.js';
+import { rememberSecret } from '../secrets/known-secrets.js';
+
+/**
+ * Removes key-like variables (`*_API_KEY`, `*_TOKEN`, `*_SECRET`: DEEPSEEK_API_KEY and
+ * OPENAI_API_KEY among them) from `env` (default `process.env`), so a client built when a
+ * scenario module loads, and any child process, finds no key. Their values stay known secrets
+ * for every later write. Returns the restore, which puts back only what is still absent, so
+ * nested scrubs undo in any order.
+ */
+export function scrubKeyLikeEnv(env: NodeJS.ProcessEnv = process.env): () => void {
+  const removed = new Map<string, string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || !isKeyLikeEnvName(name)) continue;
+    rememberSecret(value, `the ${name} environment variable`);
+    removed.set(name, value);
+    delete env[name];
+  }
+  return () => {
+    for (const [name, value] of removed) if (env[name] === undefined) env[name] = value;
+  };
+}

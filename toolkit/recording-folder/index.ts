@@ -1,0 +1,3 @@
+export { replaceFolder, type SwapJournal } from './replace-folder.js';
+export { recoverInterruptedSwaps } from './recover-swaps.js';
+export { STAGING_DIR } from './staging.js';

@@ -1,0 +1,48 @@
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SwapJournal } from './replace-folder.js';
+import { isAlive, ownerPid, stagingDirOf } from './staging.js';
+
+/**
+ * Finishes or undoes what a killed save left in the staging folder beside `target`: a swap that
+ * had started is completed (the new folder was whole before its journal was written), a build
+ * that had not is thrown away. Only entries of processes no longer alive are touched; `own`
+ * also takes this process's (its signal handler, on the way out). Synchronous so it can run
+ * there. Returns what it repaired, as sentences.
+ */
+export function recoverInterruptedSwaps(target: string, options: { readonly own?: boolean } = {}): string[] {
+  const staging = stagingDirOf(target);
+  let entries: string[];
+  try {
+    entries = readdirSync(staging);
+  } catch {
+    return [];
+  }
+  const repaired: string[] = [];
+  const abandoned = (entry: string) => {
+    const pid = ownerPid(entry);
+    return pid !== undefined && (options.own === true && pid === process.pid ? true : !isAlive(pid));
+  };
+  for (const entry of entries.filter((name) => name.endsWith('.swap.json') && abandoned(name))) {
+    const file = join(staging, entry);
+    let journal: SwapJournal;
+    try {
+      journal = JSON.parse(readFileSync(file, 'utf8')) as SwapJournal;
+    } catch {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (!existsSync(journal.target)) {
+      if (existsSync(journal.next)) renameSync(journal.next, journal.target);
+      else if (existsSync(journal.old)) renameSync(journal.old, journal.target);
+      repaired.push(`completed the interrupted replacement of ${journal.target}`);
+    }
+    rmSync(file, { force: true });
+  }
+  for (const entry of readdirSync(staging).filter((name) => !name.endsWith('.swap.json') && abandoned(name))) {
+    rmSync(join(staging, entry), { recursive: true, force: true });
+  }
+  const left = readdirSync(staging).filter((name) => name !== '.gitignore');
+  if (left.length === 0) rmSync(staging, { recursive: true, force: true });
+  return repaired;
+}

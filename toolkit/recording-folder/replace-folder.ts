@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { writeFileAtomically } from '../../harness/atomic-write.js';
+import { recoverInterruptedSwaps } from './recover-swaps.js';
+import { ensureStagingDir } from './staging.js';
+
+/** What an interrupted swap leaves for the next run: which folder was being replaced, by what. */
+export interface SwapJournal {
+  readonly target: string;
+  readonly next: string;
+  readonly old: string;
+}
+
+/**
+ * Replaces the folder `target` whole or not at all: a copy of it (or an empty folder) is built
+ * into by `build` in the staging folder, then swapped in by rename. A crash before the swap
+ * leaves `target` as it was; a crash during it leaves a journal that `recoverInterruptedSwaps`
+ * (run first, by every save and every scenario run) completes. `build` throwing writes nothing.
+ */
+export async function replaceFolder(target: string, build: (dir: string) => Promise<void>): Promise<void> {
+  recoverInterruptedSwaps(target);
+  const staging = ensureStagingDir(target);
+  const id = `${basename(target)}.${process.pid}.${randomUUID()}`;
+  const journal: SwapJournal = { target, next: join(staging, `${id}.next`), old: join(staging, `${id}.old`) };
+  const journalFile = join(staging, `${id}.swap.json`);
+  try {
+    // A copy, so files the new recording leaves as they were keep their bytes.
+    await cp(target, journal.next, { recursive: true, errorOnExist: true, force: false }).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(journal.next, { recursive: true });
+    });
+    await build(journal.next);
+  } catch (error) {
+    await rm(journal.next, { recursive: true, force: true });
+    recoverInterruptedSwaps(target);
+    throw error;
+  }
+  await writeFileAtomically(journalFile, `${JSON.stringify(journal)}\n`, { replace: true });
+  let hadOld = true;
+  await rename(target, journal.old).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    hadOld = false;
+  });
+  await rename(journal.next, target);
+  await rm(journalFile, { force: true });
+  if (hadOld) await rm(journal.old, { recursive: true, force: true });
+  // Leaves no empty staging folder behind.
+  recoverInterruptedSwaps(target);
+}

@@ -1,0 +1,38 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * Where a recording folder is built before it is swapped in: `recordings/.nestcast-staging/`,
+ * beside the folders it replaces (same file system, so a rename moves it), with a `.gitignore`
+ * of `*` so git never picks up anything in it, whatever a crash leaves there.
+ */
+export const STAGING_DIR = '.nestcast-staging';
+
+export function stagingDirOf(target: string): string {
+  return join(dirname(target), STAGING_DIR);
+}
+
+export function ensureStagingDir(target: string): string {
+  const staging = stagingDirOf(target);
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, '.gitignore'), '*\n');
+  return staging;
+}
+
+/** `<name>.<pid>.<random>`: whose it is, so recovery leaves a live process's staging alone. */
+export function ownerPid(entry: string): number | undefined {
+  // Ours (`<name>.<pid>.<uuid>.next|old|swap.json`), or an atomic write's temp file of a journal (`.<file>.<pid>.<uuid>.tmp`).
+  const match = /^.+\.(\d+)\.[0-9a-f-]{36}\.(?:next|old|swap\.json|tmp)$/.exec(entry);
+  const pid = Number(match?.[1]);
+  return match && Number.isInteger(pid) ? pid : undefined;
+}
+
+export function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,13 @@
+/** Why a scenario run was stopped before its steps finished: it never reaches a verdict on its own. */
+export interface Interruption {
+  readonly code: 'SCENARIO_TIMEOUT' | 'SCENARIO_STALLED' | 'SCENARIO_EXIT';
+  /** What happened, without the scenario's name (the runner adds it) and without the last events. */
+  readonly message: string;
+}
+
+/** A promise settled from outside, for the sources of an interruption. */
+export function latch<T>(): { readonly promise: Promise<T>; readonly settle: (value: T) => void } {
+  let settle!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (settle = resolve));
+  return { promise, settle };
+}
