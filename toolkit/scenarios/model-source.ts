@@ -19,6 +19,8 @@ import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
 import { CHILD_ENV } from './child-variables.js';
 import { ScenarioError } from './scenario-error.js';
+import { scriptFingerprint } from '../authored/script-fingerprint.js';
+import type { AuthoredScript } from '../authored/types.js';
 
 const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
 import type { ScenarioDefinition } from './types.js';
@@ -65,6 +67,7 @@ export interface ModelSourceOptions {
 export async function replaySource(options: ModelSourceOptions): Promise<ModelSource> {
   const recordHint = `nestcast record ${options.scenario.name}`;
   const cassette = await cassetteFor(options, recordHint);
+  refuseChangedScript(options.scenario, cassette, recordHint);
   const replay = createReplayingFetch(cassette, {
     mode: hasAuthoredCalls(cassette) ? 'sequence' : 'strict',
     timing: options.timing ?? 'instant',
@@ -170,7 +173,9 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     async finish() {
       const own = await recording.cassette({ baseUrl });
       const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
-      const merged: Cassette = { ...own, calls };
+      const fromScript = server !== undefined && scenario.script !== undefined;
+      const provenance = fromScript ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) } : own.provenance;
+      const merged: Cassette = { ...own, provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
       const exchanges = await protocol.exchanges();
@@ -182,7 +187,8 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
         const acpWritten = await writeAcpCassette(options.recordingDir, exchanges, { secrets: acpSecrets });
         return { ...saved, written: [...saved.written, ...acpWritten] };
       };
-      return { failures: [], modelCalls, cassette: merged, save };
+      const failures = server ? scriptMisfits(scenario, server.report().sessions) : [];
+      return { failures, modelCalls, cassette: merged, save };
     },
     async close() {
       await server?.close();
@@ -195,6 +201,52 @@ function keyLikeValues(env: NodeJS.ProcessEnv): { value: string; label: string }
   return Object.entries(env)
     .filter((entry): entry is [string, string] => /(_API_KEY|_TOKEN|_SECRET)$/i.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 8)
     .map(([name, value]) => ({ value, label: name }));
+}
+
+/** A recording made from a script says which; replaying it after the script was edited would test the old script. */
+function refuseChangedScript(scenario: ScenarioDefinition, cassette: Cassette, recordHint: string): void {
+  const recordedFrom = cassette.provenance.scriptFingerprint;
+  if (recordedFrom === undefined || cassette.location === undefined) return;
+  const now = scenario.script === undefined ? undefined : scriptFingerprint(scenario.script);
+  if (now === recordedFrom) return;
+  throw new ScenarioError(
+    'SCRIPT_CHANGED',
+    `${now === undefined ? 'The scenario no longer has the authored script' : 'The authored script changed since'} ${cassette.location} was recorded from it ` +
+      `(script fingerprint ${recordedFrom.slice(0, 12)} then, ${now === undefined ? 'none' : now.slice(0, 12)} now), so the recording no longer says what the script says. ` +
+      `Re-record with: ${recordHint}`,
+  );
+}
+
+/**
+ * A keyless record must use the script as written: a scripted session no call reached is a typo
+ * or a path the run did not take, and a session the script does not know got the model server's
+ * 404 as its answer. Either would be saved as a recording that passes.
+ */
+function scriptMisfits(scenario: ScenarioDefinition, sessions: readonly Consumption[]): Error[] {
+  const scripted = Object.keys(scenario.script?.lineages ?? {}).sort();
+  const failures: Error[] = [];
+  const unscripted = sessions.filter((session) => !scripted.includes(session.lineage)).map((session) => session.lineage);
+  if (unscripted.length > 0) {
+    failures.push(
+      new ScenarioError(
+        'UNSCRIPTED_SESSION',
+        `Session${unscripted.length > 1 ? 's' : ''} ${unscripted.map((name) => `"${name}"`).join(', ')} asked the model server for an answer, but the script has no lineage of that name. ` +
+          `Scripted lineages: ${scripted.join(', ') || '(none)'}. A child's lineage is <parent lineage>/<id of the tool call that started it>: rename the script's lineage to match, or add it.`,
+      ),
+    );
+  }
+  const used = new Set(sessions.filter((session) => session.consumed > 0).map((session) => session.lineage));
+  const unused = scripted.filter((lineage) => !used.has(lineage));
+  if (unused.length > 0) {
+    failures.push(
+      new ScenarioError(
+        'SCRIPT_LINEAGE_UNUSED',
+        `The script's lineage${unused.length > 1 ? 's' : ''} ${unused.map((name) => `"${name}"`).join(', ')} answered no model call: no session of that name ran. ` +
+          `Sessions that ran: ${[...used].sort().join(', ') || '(none)'}. Fix the lineage name (a child is <parent lineage>/<tool call id>) or remove it from the script.`,
+      ),
+    );
+  }
+  return failures;
 }
 
 async function cassetteFor(options: ModelSourceOptions, recordHint: string): Promise<Cassette> {

@@ -7,7 +7,10 @@ export type ScenarioErrorCode =
   | 'TRANSCRIPT_MISMATCH'
   | 'INVARIANT_VIOLATION'
   | 'MISSING_KEY'
-  | 'WAIT_TIMEOUT';
+  | 'WAIT_TIMEOUT'
+  | 'SCRIPT_CHANGED'
+  | 'SCRIPT_LINEAGE_UNUSED'
+  | 'UNSCRIPTED_SESSION';
 
 /** A scenario that could not run, or ran and did not behave as recorded and expected. */
 export class ScenarioError extends NestcastError<ScenarioErrorCode> {}
