@@ -3,9 +3,9 @@ import type { TranscriptDiff } from './compare-transcripts.js';
 import { TRANSCRIPTS_DIR } from './transcript-files.js';
 
 /** A multi-line, plain-text account of `diff` for a terminal or a test failure, ending with how to accept it. */
-export function formatTranscriptDiff(diff: TranscriptDiff, scenario: string): string {
+export function formatTranscriptDiff(diff: TranscriptDiff, scenario: string, options: { accept?: string } = {}): string {
   const file = `${TRANSCRIPTS_DIR}/${diff.file}`;
-  const accept = `If the new behaviour is intended, accept it with: nestcast run ${scenario} --update`;
+  const accept = `If the new behaviour is intended, accept it with: ${options.accept ?? `nestcast run ${scenario} --update`}`;
   switch (diff.kind) {
     case 'missing-session':
       return [

@@ -36,6 +36,8 @@ export interface ModelSource {
   protocolChannel(): OpenAcpChannel;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
   readonly describe: string;
+  /** Replay: whether calls come from a saved recording (else from the authored script, unmatched). */
+  readonly fromRecording?: boolean;
   /** After the run: every replay failure and unconsumed call (replay), or the recording ready to save (record). */
   finish(): Promise<ModelSourceResult>;
   /** Releases servers and guards; safe after a failed run. */
@@ -93,9 +95,16 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
   return {
     fetch: replay,
     baseUrl,
-    childEnv: { [CHILD_ENV.mode]: 'replay', [CHILD_ENV.cassette]: cassetteDir, [CHILD_ENV.outbox]: outbox, DEEPSEEK_BASE_URL: baseUrl },
+    childEnv: {
+      [CHILD_ENV.mode]: 'replay',
+      [CHILD_ENV.cassette]: cassetteDir,
+      [CHILD_ENV.outbox]: outbox,
+      [CHILD_ENV.recordHint]: recordHint,
+      DEEPSEEK_BASE_URL: baseUrl,
+    },
     protocolChannel: () => protocol.channel,
     describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
+    fromRecording: cassette.location !== undefined,
     async finish() {
       const children = await readChildReports(outbox);
       const report = replay.report();

@@ -87,8 +87,12 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   await mkdir(cwd, { recursive: true });
   const logger = options.logger ?? createMemoryLogger();
   const failures: ScenarioFailure[] = [];
-  const fail = (code: string, message: string, failedCall?: FailedCall) =>
-    failures.push({ code, message: `${scenario.name}: ${message}`, ...(failedCall !== undefined ? { failedCall } : {}) });
+  // Once per scenario: a client that retries meets the same replay failure several times.
+  const fail = (code: string, message: string, failedCall?: FailedCall) => {
+    const failure = { code, message: `${scenario.name}: ${message}`, ...(failedCall !== undefined ? { failedCall } : {}) };
+    if (!failures.some((seen) => seen.code === failure.code && seen.message === failure.message)) failures.push(failure);
+  };
+  const recordCommand = `nestcast record ${scenario.name}`;
   let source: ModelSource | undefined;
   let sessions = 0;
   let modelCalls = 0;
@@ -132,9 +136,18 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     const normalized = normalizeSessions(harvested, places);
     const transcriptsDir = join(recordingDir, TRANSCRIPTS_DIR);
     const writing = mode === 'record' || options.update === true;
+    const callsDiverged = failures.length > 0;
     if (!writing) {
-      const diff = compareTranscripts(await readTranscripts(transcriptsDir), normalized);
-      if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name));
+      const diff = compareTranscripts(await readTranscripts(transcriptsDir, { regenerate: `Record them with: ${recordCommand}` }), normalized);
+      // --update rewrites transcripts only: it fixes a difference only when the recorded calls still match.
+      const accept = callsDiverged || source.fromRecording === false ? recordCommand : `nestcast run ${scenario.name} --update`;
+      if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name, { accept }));
+    }
+    if (options.update === true && source.fromRecording === false) {
+      fail(
+        'NOT_RECORDED',
+        `--update would write transcripts for calls nothing matches: ${recordingDir} has no recorded calls, so replay serves the authored script as it is. Record it with: ${recordCommand}`,
+      );
     }
     if (options.checkExpectations !== false) {
       for (const problem of checkExpectations(scenario.expect, harvested)) fail('EXPECTATION_FAILED', problem);

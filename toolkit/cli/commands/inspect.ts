@@ -1,3 +1,4 @@
+import { basename, dirname, relative, resolve } from 'node:path';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { summarizeRequest } from '../../cassette/request-summary.js';
 import type { CassetteCall } from '../../cassette/types.js';
@@ -28,7 +29,7 @@ export const inspectCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('give exactly one recording folder or scenario name');
     const target = positionals[0] as string;
     const dir = await recordingDir(io.cwd, target, values.recordings);
-    const cassette = await loadCassette(dir, { recordHint: `nestcast record ${target}` });
+    const cassette = await loadCassette(dir, { recordHint: recordCommandFor(dir, io.cwd) });
     const p = paint(io.color);
     const { provenance } = cassette;
     const lineages = Object.keys(cassette.calls);
@@ -76,4 +77,11 @@ function outcomeOf(call: CassetteCall): string {
   }
   if ('events' in response) return `${response.events.length} events${response.done ? '' : ' (no [DONE])'}`;
   return `HTTP ${response.status} body`;
+}
+
+/** `nestcast record <scenario>`, with `--recordings` when the folder is not under ./recordings. */
+function recordCommandFor(dir: string, cwd: string): string {
+  const parent = dirname(dir);
+  const flag = parent === resolve(cwd, 'recordings') ? '' : ` --recordings ${relative(cwd, parent) || '.'}`;
+  return `nestcast record ${basename(dir)}${flag}`;
 }
