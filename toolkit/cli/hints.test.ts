@@ -88,4 +88,16 @@ describe('hints that work when followed literally', () => {
     await follow(inspect.out);
     expect((await nestcast('inspect', 'elsewhere/hello-child')).status).toBe(0);
   });
+
+  it("a recorded response the adapter cannot parse fails with the adapter's own protocol error in the output", async () => {
+    expect((await nestcast('record', 'hello-child')).status).toBe(0);
+    const file = join(project, 'recordings', 'hello-child', 'calls', 'main.jsonl');
+    const [first, ...rest] = (await readFile(file, 'utf8')).split('\n');
+    const line = JSON.parse(first as string) as { response: { events: { data: string }[] } };
+    (line.response.events[0] as { data: string }).data = '{"choices": [ not json';
+    await writeFile(file, [JSON.stringify(line), ...rest].join('\n'));
+    const run = await nestcast('run', 'hello-child');
+    expect(run.status).toBe(1);
+    expect(run.out).toMatch(/TURN_ERROR hello-child: session "main" ended a turn with [A-Z_]+: .*JSON/i);
+  });
 });
