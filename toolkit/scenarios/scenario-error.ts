@@ -10,7 +10,8 @@ export type ScenarioErrorCode =
   | 'WAIT_TIMEOUT'
   | 'SCRIPT_CHANGED'
   | 'SCRIPT_LINEAGE_UNUSED'
-  | 'UNSCRIPTED_SESSION';
+  | 'UNSCRIPTED_SESSION'
+  | 'NO_SCENARIOS';
 
 /** A scenario that could not run, or ran and did not behave as recorded and expected. */
 export class ScenarioError extends NestcastError<ScenarioErrorCode> {}

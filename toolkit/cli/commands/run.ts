@@ -1,10 +1,14 @@
+import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { writeFileAtomically } from '../../../harness/atomic-write.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
 import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
-import { selectScenarios } from '../../scenarios/select-scenarios.js';
+import { ScenarioError } from '../../scenarios/scenario-error.js';
+import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
+import { REPORTERS } from '../reporters/index.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
@@ -25,7 +29,11 @@ scenario fails.
 Options:
   --update             rewrite the expected transcripts from this run instead of comparing
   --timing <t>         instant (default), recorded, or a speed factor such as 2 (twice as fast)
-  --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
+  --grep <pattern>     only scenarios whose name matches this regular expression
+  --shard <i>/<n>      only the i-th of n parts of the suite, split as vitest --shard splits
+  --reporter <name>    also write a report for CI: junit or json
+  --output <file>      where the report goes (default: stdout, instead of the progress output)
+  --scenarios <dir>    folder of <name>.scenario.{ts,mts,js,mjs} files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   --workers <n>        run scenarios in n worker processes, each taking whole scenarios
@@ -46,18 +54,31 @@ export const runCommand: Command = {
       recordings: { type: 'string' },
       report: { type: 'string' },
       workers: { type: 'string' },
+      grep: { type: 'string' },
+      shard: { type: 'string' },
+      reporter: { type: 'string' },
+      output: { type: 'string' },
     });
     const timing = parseTiming(values.timing);
     const workers = parseWorkers(values.workers);
+    const reporter = values.reporter === undefined ? undefined : REPORTERS[values.reporter];
+    if (values.reporter !== undefined && reporter === undefined) {
+      throw new UsageError(`--reporter must be one of ${Object.keys(REPORTERS).join(', ')}, got "${values.reporter}"`);
+    }
+    if (values.output !== undefined && reporter === undefined) throw new UsageError('--output needs --reporter junit or --reporter json');
     const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
     // Chosen by file name: a scenario that is not selected is never imported.
-    const names = selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir);
+    const names = narrowed(selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir), scenariosDir, values.grep, values.shard);
     const run: WorkerRunOptions = {
       scenariosDir,
       recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
       ...(values.update === true ? { update: true } : {}),
       ...(timing !== undefined ? { timing } : {}),
     };
+    // Without --output the report is the command's stdout, so nothing else may be printed there.
+    const out = reporter !== undefined && values.output === undefined ? () => undefined : io.stdout;
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
     const p = paint(io.color);
     const htmlReport = reportCollector(values.report === undefined ? undefined : resolve(io.cwd, values.report));
     // Progress lines in scenario order, each as soon as every scenario before it has its verdict.
@@ -67,7 +88,7 @@ export const runCommand: Command = {
       reports[index] = report;
       htmlReport.add(report);
       for (let shown = reports[printed]; shown !== undefined; shown = reports[printed]) {
-        io.stdout(progressLine(shown, p));
+        out(progressLine(shown, p));
         printed++;
       }
     };
@@ -80,8 +101,17 @@ export const runCommand: Command = {
       }
     }
     const done = reports as ScenarioReport[];
-    io.stdout(`\n${summaryTable(done, p)}`);
-    await htmlReport.write(io);
+    out(`\n${summaryTable(done, p)}`);
+    await htmlReport.write({ ...io, stdout: out });
+    if (reporter !== undefined) {
+      const text = reporter({ reports: done, startedAt, durationMs: performance.now() - started });
+      if (values.output === undefined) io.stdout(text);
+      else {
+        const file = resolve(io.cwd, values.output);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFileAtomically(file, text, { replace: true });
+      }
+    }
     return done.every((report) => report.passed) ? 0 : 1;
   },
 };
@@ -104,6 +134,25 @@ export function parseWorkers(value: string | undefined): number {
     throw new UsageError(`--workers must be a whole number of worker processes, 1 or more, got "${value}"`);
   }
   return workers;
+}
+
+/** `--grep` and `--shard` over the chosen names, before anything is loaded. */
+function narrowed(names: string[], dir: string, grep: string | undefined, shardText: string | undefined): string[] {
+  if (grep === undefined && shardText === undefined) return names;
+  let shard;
+  try {
+    shard = shardText === undefined ? undefined : parseShard(shardText);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const selected = narrowScenarios(names, { ...(grep !== undefined ? { grep } : {}), ...(shard !== undefined ? { shard } : {}) });
+  if (selected.length === 0) {
+    throw new ScenarioError(
+      'NO_SCENARIOS',
+      `No scenario selected: ${names.length} in ${dir}, none matching${grep !== undefined ? ` --grep ${grep}` : ''}${shardText !== undefined ? ` in --shard ${shardText}` : ''}.`,
+    );
+  }
+  return selected;
 }
 
 export function parseTiming(value: string | undefined): ReplayTiming | undefined {
