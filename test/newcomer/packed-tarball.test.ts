@@ -82,3 +82,12 @@ describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the p
     expect(vitest).not.toMatch(/failed/);
   }, 120_000);
 });
+
+describe('the packed tarball', () => {
+  it('ships the README and the docs beside dist, and says what it is about', async () => {
+    const listed = (await sh(root, 'tar', ['tzf', tarball])).split('\n');
+    expect(listed).toEqual(expect.arrayContaining(['package/README.md', 'package/docs/vitest.md', 'package/docs/scenarios.md', 'package/dist/cli.js']));
+    const manifest = JSON.parse(await readFile(join(projects.esm, 'node_modules', 'nestcast', 'package.json'), 'utf8')) as { keywords?: string[] };
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['vitest', 'record-replay']));
+  });
+});

@@ -18,6 +18,7 @@ import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
 import { CHILD_ENV } from './child-variables.js';
+import { apiKeyVariable, DEFAULT_KEY_VARIABLE } from './api-key-variable.js';
 import { ScenarioError } from './scenario-error.js';
 import { scriptFingerprint } from '../authored/script-fingerprint.js';
 import type { AuthoredScript } from '../authored/types.js';
@@ -63,6 +64,8 @@ export interface ModelSourceOptions {
   readonly timing?: ReplayTiming;
   /** Record against this OpenAI-compatible API instead of the scenario's script. */
   readonly baseUrl?: string;
+  /** The variable holding that API's key. Default: the host's usual one (`apiKeyVariable`). */
+  readonly apiKeyEnv?: string;
 }
 
 /** Replays the recording, or the authored script when the scenario has no recording yet. */
@@ -141,17 +144,19 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
   let server: ModelServer | undefined;
   let baseUrl: string;
   let apiKey: string | undefined;
+  let keyVariable = DEFAULT_KEY_VARIABLE;
   if (options.baseUrl === undefined && scenario.script !== undefined) {
     server = await startModelServer({ scripts: scenario.script });
     baseUrl = MODEL_SERVER_STAND_IN;
   } else {
     baseUrl = options.baseUrl ?? env['DEEPSEEK_BASE_URL'] ?? DEEPSEEK_BASE_URL;
-    apiKey = env['DEEPSEEK_API_KEY'];
+    keyVariable = apiKeyVariable(baseUrl, options.apiKeyEnv);
+    apiKey = env[keyVariable];
     if (apiKey === undefined || apiKey === '') {
       throw new ScenarioError(
         'MISSING_KEY',
-        `Recording "${scenario.name}" against ${baseUrl} needs an API key: set DEEPSEEK_API_KEY` +
-          (scenario.script ? ', or drop --base-url to record against its authored script with no key.' : '.'),
+        `Recording "${scenario.name}" against ${baseUrl} needs an API key: set ${keyVariable}, or name the variable that holds it with --api-key-env <NAME>` +
+          (scenario.script ? '; or drop --base-url to record against its authored script with no key.' : '.'),
       );
     }
   }
@@ -186,7 +191,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const provenance = fromScript ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) } : own.provenance;
       const merged: Cassette = { ...own, provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
-      const secrets = apiKey ? [{ value: apiKey, label: 'DEEPSEEK_API_KEY' }] : [];
+      const secrets = apiKey ? [{ value: apiKey, label: keyVariable }] : [];
       const exchanges = await protocol.exchanges();
       const save = async (): Promise<SaveResult> => {
         // Protocol exchanges are scanned for the same keys plus every key-like variable the children could see.

@@ -28,6 +28,8 @@ export interface RunScenarioOptions {
   readonly timing?: ReplayTiming;
   /** Record against this OpenAI-compatible API (key from DEEPSEEK_API_KEY) instead of the scenario's script. */
   readonly baseUrl?: string;
+  /** Record against `baseUrl` with the key in this variable (default: the host's usual one, else DEEPSEEK_API_KEY). */
+  readonly apiKeyEnv?: string;
   readonly env?: NodeJS.ProcessEnv;
   /** Check the scenario's `expect` (default true). The live tier turns it off: a real model picks its own words and ids. */
   readonly checkExpectations?: boolean;
@@ -105,6 +107,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
       env: options.env ?? process.env,
       ...(options.timing !== undefined ? { timing: options.timing } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
     };
     source = mode === 'record' ? await recordSource(sourceOptions) : await replaySource(sourceOptions);
     const { runtime, modelStream } = await buildScenarioRuntime(scenario, { sessionsRoot, source, logger });

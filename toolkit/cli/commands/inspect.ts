@@ -1,6 +1,7 @@
 import { basename, dirname, relative, resolve } from 'node:path';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { summarizeRequest } from '../../cassette/request-summary.js';
+import { summarizeResponse } from '../../cassette/response-summary.js';
 import type { CassetteCall } from '../../cassette/types.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
@@ -47,11 +48,10 @@ export const inspectCommand: Command = {
     for (const lineage of lineages) {
       const calls = cassette.calls[lineage] ?? [];
       lines.push(`  ${lineage.padEnd(width)}  ${String(calls.length).padStart(5)}  ${calls.map(outcomeOf).join(', ')}`);
-      if (values.calls) {
-        calls.forEach((call, index) => {
-          lines.push(p.dim(`      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`));
-        });
-      }
+      calls.forEach((call, index) => {
+        if (values.calls) lines.push(p.dim(`      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`));
+        lines.push(...saidLines(call, values.calls === true ? '         ' : `      ${index + 1}. `));
+      });
     }
     if (cassette.normalise && cassette.normalise.length > 0) {
       lines.push('', `  normalise  ${cassette.normalise.map((rule) => JSON.stringify(rule)).join(', ')}`);
@@ -68,6 +68,25 @@ export const inspectCommand: Command = {
     return 0;
   },
 };
+
+const SAID_CHARS = 100;
+
+/** `"The helper says: Hello!"` and `→ subagent({"prompt":"Say hello."})`: what the model answered, after `lead`. */
+function saidLines(call: CassetteCall, lead: string): string[] {
+  const { text, toolCalls } = summarizeResponse(call.response);
+  const trimmed = text.trim();
+  const first = trimmed.split('\n', 1)[0] ?? '';
+  const said = [
+    ...(first === '' ? [] : [`${JSON.stringify(cut(first, SAID_CHARS))}${trimmed.includes('\n') ? ' …' : ''}`]),
+    ...toolCalls.map((tool) => `→ ${tool.name}(${cut(tool.args, SAID_CHARS)})`),
+  ];
+  const blank = ' '.repeat(lead.length);
+  return said.map((line, index) => `${index === 0 ? lead : blank}${line}`);
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
 
 function outcomeOf(call: CassetteCall): string {
   const response = call.response;
