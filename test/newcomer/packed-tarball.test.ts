@@ -3,6 +3,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer } from '../../toolkit/model-server/model-server.js';
 import { docSnippet } from '../support/doc-snippet.js';
 import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -22,9 +23,9 @@ function newcomerEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function sh(cwd: string, command: string, args: string[]): Promise<string> {
+async function sh(cwd: string, command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: newcomerEnv(), maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...newcomerEnv(), ...extraEnv }, maxBuffer: 16 * 1024 * 1024 });
     return stdout + stderr;
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
@@ -62,7 +63,8 @@ beforeAll(async () => {
       await writeFile(join(dir, 'scenarios', 'hello-child.scenario.ts'), scenario);
       await writeFile(join(dir, 'test', 'scenarios.test.ts'), vitestFile);
       // From the npm cache that `npm ci` warmed, at this repository's own vitest version.
-      await sh(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '-D', tarball, `vitest@${repoVersions.devDependencies['vitest']}`]);
+      const pinned = ['vitest', 'openai'].map((name) => `${name}@${repoVersions.devDependencies[name]}`);
+      await sh(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '-D', tarball, ...pinned]);
     }),
   );
 }, 240_000);
@@ -72,15 +74,33 @@ afterAll(async () => {
 });
 
 describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the packed tarball', (kind) => {
-  it('records the docs scenario keyless, then replays it with `npx nestcast run` and with scenarioTest under `npx vitest run`', async () => {
+  it("records the docs scenario keyless and docs/vitest.md's cassette test, then replays both with `npx nestcast run` and `npx vitest run`, keyless", async () => {
     const dir = projects[kind];
     expect(await sh(dir, 'npx', ['nestcast', 'record', 'hello-child'])).toContain('1 scenario passed');
     expect(await listFiles(join(dir, 'recordings', 'hello-child'))).toContain('meta.json');
     expect(await sh(dir, 'npx', ['nestcast', 'run'])).toMatch(/✓ hello-child {2}2 sessions {2}3 model calls[\s\S]*1 scenario passed/);
-    const vitest = await sh(dir, 'npx', ['vitest', 'run']);
-    expect(vitest).toMatch(/✓ .*scenario hello-child replays as recorded|Tests +1 passed/);
-    expect(vitest).not.toMatch(/failed/);
-  }, 120_000);
+
+    await writeFile(join(dir, 'test', 'weather.test.ts'), await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/weather.test.ts'));
+    // The "real API" is a loopback model server; the SDK takes its URL from OPENAI_BASE_URL.
+    const api = await startModelServer({ scripts: { model: 'gpt-4o-mini', lineages: { main: [{ text: 'Sunny.' }] } } });
+    try {
+      const key = 'sk-newcomer-0123456789abcdef';
+      await sh(dir, 'npx', ['vitest', 'run', 'test/weather.test.ts'], { NESTCAST_RECORD: 'all', OPENAI_API_KEY: key, OPENAI_BASE_URL: api.url });
+      const cassette = join(dir, 'test', '__recordings__', 'the-assistant-answers-the-weather-question');
+      const files = await listFiles(cassette);
+      expect(files).toEqual(['calls/main.jsonl', 'meta.json']);
+      for (const file of files) expect(await readFile(join(cassette, file), 'utf8')).not.toContain(key);
+      const seen = api.requests('main').length;
+
+      const vitest = await sh(dir, 'npx', ['vitest', 'run', '--reporter', 'verbose']);
+      expect(vitest).toMatch(/✓ .*scenario hello-child replays as recorded/);
+      expect(vitest).toMatch(/✓ .*the assistant answers the weather question/);
+      expect(vitest).toMatch(/Tests +2 passed/);
+      expect(api.requests('main')).toHaveLength(seen);
+    } finally {
+      await api.close();
+    }
+  }, 180_000);
 });
 
 describe('the packed tarball', () => {
