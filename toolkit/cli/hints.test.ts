@@ -98,6 +98,7 @@ describe('hints that work when followed literally', () => {
     await writeFile(file, [JSON.stringify(line), ...rest].join('\n'));
     const run = await nestcast('run', 'hello-child');
     expect(run.status).toBe(1);
-    expect(run.out).toMatch(/TURN_ERROR hello-child: session "main" ended a turn with [A-Z_]+: .*JSON/i);
+    // The cause first: before the unconsumed calls and the transcript and expectation failures it led to.
+    expect(run.out).toMatch(/^✗ hello-child .*\n {4}TURN_ERROR hello-child: session "main" ended a turn with [A-Z_]+: .*JSON/i);
   });
 });

@@ -155,18 +155,20 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     if (options.checkExpectations !== false) {
       for (const problem of checkExpectations(scenario.expect, harvested)) fail('EXPECTATION_FAILED', problem);
     }
-    // A failed run shows what each session's turns ended with too: the adapter's protocol error
-    // (and the replay error inside it) is often the cause the other failures only show the effect of.
-    if (failures.length > 0) {
+    // A failed run in which no model call was refused (at most some were left unconsumed) shows
+    // first what each session's turns ended with: the adapter's protocol error is then the cause
+    // the other failures only show the effect of. A refused call is the cause itself, shown already.
+    const refused = result.failures.some((failure) => codeOf(failure) !== 'UNCONSUMED_CALLS');
+    if (failures.length > 0 && !refused) {
+      const causes: ScenarioFailure[] = [];
       for (const log of harvested) {
         for (const event of log.events) {
           if (event.type !== 'turn/end' || event.data.reason !== 'error' || !event.data.error) continue;
           const { code, message } = event.data.error;
-          // A turn that failed because replay refused its call only repeats that failure.
-          const repeats = failures.some((failure) => message.includes(failure.message.slice(scenario.name.length + 2)));
-          if (!repeats) fail('TURN_ERROR', `session "${log.header.lineage}" ended a turn with ${code}: ${message}`);
+          causes.push({ code: 'TURN_ERROR', message: `${scenario.name}: session "${log.header.lineage}" ended a turn with ${code}: ${message}` });
         }
       }
+      failures.unshift(...causes);
     }
     // A recording is saved whole or not at all: calls and transcripts only for a run that passed,
     // so re-recording a broken scenario never replaces a good recording with half of a bad one.
