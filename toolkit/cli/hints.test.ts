@@ -101,4 +101,16 @@ describe('hints that work when followed literally', () => {
     // The cause first: before the unconsumed calls and the transcript and expectation failures it led to.
     expect(run.out).toMatch(/^✗ hello-child .*\n {4}TURN_ERROR hello-child: session "main" ended a turn with [A-Z_]+: .*JSON/i);
   });
+
+  it('a recorded request with a key named constructor shows its REQUEST_MISMATCH, not a network error hiding a formatter crash', async () => {
+    expect((await nestcast('record', 'hello-child')).status).toBe(0);
+    const file = join(project, 'recordings', 'hello-child', 'calls', 'main.jsonl');
+    const [first, ...rest] = (await readFile(file, 'utf8')).split('\n');
+    const line = JSON.parse(first as string) as { request: { base: Record<string, unknown> } };
+    line.request.base['constructor'] = { nested: true };
+    await writeFile(file, [JSON.stringify(line), ...rest].join('\n'));
+    const run = await nestcast('run', 'hello-child');
+    expect(run.status).toBe(1);
+    expect(run.out).toMatch(/^✗ hello-child .*\n {4}REQUEST_MISMATCH hello-child: Model call 1 of session "main" does not match .* at constructor:\n {6}recorded: \{"nested":true\}\n {6}live: {5}\(absent\)/);
+  });
 });
