@@ -162,6 +162,8 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     if (failures.length > 0 && !refused) {
       const causes: ScenarioFailure[] = [];
       for (const log of harvested) {
+        // A session the scenario expects to end in error is the scenario working, not a cause.
+        if (scenario.expect?.turnEnd?.[log.header.lineage] === 'error') continue;
         for (const event of log.events) {
           if (event.type !== 'turn/end' || event.data.reason !== 'error' || !event.data.error) continue;
           const { code, message } = event.data.error;
