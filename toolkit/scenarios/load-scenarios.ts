@@ -58,13 +58,8 @@ export async function loadScenario(dir: string, name: string): Promise<ScenarioD
 }
 
 async function importDefinition(file: string, name: string): Promise<ScenarioDefinition> {
-  let module: unknown;
-  try {
-    module = await importScenarioModule(file);
-  } catch (error) {
-    throw new ScenarioError('SCENARIO_INVALID', `${file} could not be loaded: ${(error as Error)?.message ?? String(error)}`, { cause: error });
-  }
-  const definition = defaultExport(module) as ScenarioDefinition | undefined;
+  // An import that throws propagates as it is: the runner reports it as SCENARIO_LOAD_FAILED.
+  const definition = defaultExport(await importScenarioModule(file)) as ScenarioDefinition | undefined;
   if (!definition || typeof definition !== 'object' || !Array.isArray(definition.steps)) {
     throw new ScenarioError('SCENARIO_INVALID', `${file} must \`export default defineScenario({...})\`.`);
   }
