@@ -7,6 +7,7 @@ export * from './normalisation/index.js';
 export * from './replay/index.js';
 export * from './record/index.js';
 export * from './guard/index.js';
+export * from './cassette-session/index.js';
 // ACP children at the protocol level: recorded exchanges replayed in process.
 export * from './acp-cassette/index.js';
 

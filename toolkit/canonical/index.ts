@@ -9,4 +9,5 @@ export {
   type CanonicalRequest,
 } from './canonical-request.js';
 export { firstDivergence, type Divergence } from './first-divergence.js';
+export { showPath, showValue, showValues } from './show-values.js';
 export { jsonEqual } from './json-equal.js';

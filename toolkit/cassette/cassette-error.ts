@@ -10,7 +10,8 @@ export type CassetteErrorCode =
   | 'UNCONSUMED_CALLS'
   | 'NETWORK_ESCAPE'
   | 'SECRET_IN_RECORDING'
-  | 'SCRIPT_INVALID';
+  | 'SCRIPT_INVALID'
+  | 'CASSETTE_MODE_INVALID';
 
 /** The model call a replay failure is about, as data, so a report can point at it. */
 export interface FailedCall {

@@ -6,6 +6,7 @@ export type { Secret } from '../secrets/secret.js';
 export { saveCassette, writeCassetteInto, type SaveOptions, type SaveResult } from './save-cassette.js';
 export { recorderName } from './recorder-name.js';
 export { summarizeRequest } from './request-summary.js';
+export { summarizeResponse, type ResponseSummary } from './response-summary.js';
 export { callLineSchema, metaSchema } from './schemas.js';
 export { formatSseEvent, DONE_FRAME } from './sse-format.js';
 export { SseParser, type ParsedSseEvent } from './sse-parser.js';

@@ -107,13 +107,14 @@ function sameCalls(existing: string, next: string): boolean {
 
 /** Fields in reading order, so meta.json is stable whatever order the caller built them in. */
 function orderedProvenance(provenance: Provenance): Provenance {
-  const { source, host, baseUrl, model, importedFrom, recordedAt, recorder } = provenance;
+  const { source, host, baseUrl, model, importedFrom, scriptFingerprint, recordedAt, recorder } = provenance;
   return {
     source,
     ...(host === undefined ? {} : { host }),
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(model === undefined ? {} : { model }),
     ...(importedFrom === undefined ? {} : { importedFrom }),
+    ...(scriptFingerprint === undefined ? {} : { scriptFingerprint }),
     recordedAt,
     recorder,
   };

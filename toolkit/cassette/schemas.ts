@@ -122,6 +122,7 @@ export const metaSchema: JsonSchema = {
         baseUrl: { type: 'string', minLength: 1 },
         model: { type: 'string' },
         importedFrom: { enum: ['nock', 'polly', 'har'] },
+        scriptFingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         recordedAt: { type: 'string', minLength: 1 },
         recorder: { type: 'string', minLength: 1 },
       },

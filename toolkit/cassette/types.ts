@@ -68,6 +68,8 @@ export interface Provenance {
   readonly importedFrom?: 'nock' | 'polly' | 'har';
   /** Model named by the first request. */
   readonly model?: string;
+  /** For a recording made from a scenario's authored script: that script's `scriptFingerprint`. */
+  readonly scriptFingerprint?: string;
   /** ISO 8601 time of the recording; kept when a re-record changes nothing. */
   readonly recordedAt: string;
   /** `nestcast <version>` that wrote the cassette. */

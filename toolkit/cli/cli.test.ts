@@ -1,7 +1,9 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
+import helloChild from '../../scenarios/hello-child.scenario.js';
+import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
+import { startModelServer } from '../model-server/model-server.js';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
 import { NESTCAST_VERSION } from './version.js';
@@ -151,6 +153,9 @@ describe('nestcast record and inspect', () => {
     expect(inspect.out()).toMatch(/source +recorded from model-server\.nestcast\.invalid/);
     expect(inspect.out()).toMatch(/sessions +2, model calls 3/);
     expect(inspect.out()).toMatch(/main\/call_hello +1 +\d+ events/);
+    // What the model said, call by call: its text's first line and the tools it called.
+    expect(inspect.out()).toContain('      1. → subagent({"description":"Say hello","prompt":"Say hello."})\n      2. "The helper says: Hello!"\n');
+    expect(inspect.out()).toMatch(/main\/call_hello .*\n {6}1\. "Hello!"\n/);
 
     const replay = memoryIo({ NO_COLOR: '1' });
     expect(await main(['run', 'hello-child', '--recordings', temp], replay)).toBe(0);
@@ -189,6 +194,24 @@ describe('nestcast record and inspect', () => {
     const io = memoryIo({ NO_COLOR: '1' });
     expect(await main(['record', 'spawn-one', '--base-url', 'http://127.0.0.1:9', '--recordings', temp], io)).toBe(1);
     expect(io.out()).toContain('MISSING_KEY spawn-one: Recording "spawn-one" against http://127.0.0.1:9 needs an API key: set DEEPSEEK_API_KEY');
+  });
+
+  it('records against an API with the key from --api-key-env, which never reaches a file; without it, names the variable to set', async () => {
+    const server = await startModelServer({ scripts: helloChild.script! });
+    try {
+      const key = 'sk-proxy-0123456789abcdef';
+      const args = ['record', 'hello-child', '--base-url', server.url, '--api-key-env', 'MY_PROXY_KEY', '--recordings', temp];
+      const missing = memoryIo({ NO_COLOR: '1' });
+      expect(await main(args, missing)).toBe(1);
+      expect(missing.out()).toContain('needs an API key: set MY_PROXY_KEY');
+      expect(await main(args, memoryIo({ NO_COLOR: '1', MY_PROXY_KEY: key }))).toBe(0);
+      for (const file of await listFiles(join(temp, 'hello-child'))) expect(await readFile(join(temp, 'hello-child', file), 'utf8')).not.toContain(key);
+    } finally {
+      await server.close();
+    }
+    const openai = memoryIo({ NO_COLOR: '1' });
+    expect(await main(['record', 'spawn-one', '--base-url', 'https://api.openai.com/v1', '--recordings', temp], openai)).toBe(1);
+    expect(openai.out()).toContain('needs an API key: set OPENAI_API_KEY');
   });
 
   it('tells inspect’s user how to record a recording that does not exist', async () => {

@@ -50,8 +50,9 @@ describe('writeTranscripts and readTranscripts', () => {
   it('a folder without transcripts is TRANSCRIPTS_NOT_FOUND, telling how to create them', async () => {
     await expect(readTranscripts(join(dir, 'none'))).rejects.toMatchObject({
       code: 'TRANSCRIPTS_NOT_FOUND',
-      message: expect.stringContaining('nestcast run <scenario> --update'),
+      message: expect.stringContaining('nestcast record <scenario>'),
     });
+    await expect(readTranscripts(join(dir, 'none'), { regenerate: 'Record them with: nestcast record demo' })).rejects.toThrow(/Record them with: nestcast record demo$/);
   });
 
   it('a manifest naming a missing file is TRANSCRIPT_INVALID, naming the file and its lineage', async () => {

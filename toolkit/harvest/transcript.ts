@@ -13,7 +13,7 @@ interface ManifestEntry {
   readonly lineage: string;
 }
 
-const UPDATE_HINT = 'Regenerate them with `nestcast run <scenario> --update`.';
+const DEFAULT_REGENERATE = 'Regenerate them with `nestcast record <scenario>`.';
 
 /** One transcript's bytes: header line, then one line per event, keys canonical, newline-terminated. */
 export function serializeTranscript(session: NormalizedSession): string {
@@ -42,58 +42,59 @@ export async function writeTranscripts(dir: string, sessions: readonly Normalize
 }
 
 /** The expected transcripts in `dir`, in the order the manifest lists them. */
-export async function readTranscripts(dir: string): Promise<NormalizedSession[]> {
+export async function readTranscripts(dir: string, options: { regenerate?: string } = {}): Promise<NormalizedSession[]> {
+  const regenerate = options.regenerate ?? DEFAULT_REGENERATE;
   const manifestPath = join(dir, TRANSCRIPT_MANIFEST);
   let text: string;
   try {
     text = await readFile(manifestPath, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new HarvestError('TRANSCRIPTS_NOT_FOUND', `No expected transcripts in ${dir} (${TRANSCRIPT_MANIFEST} is missing). ${UPDATE_HINT}`, {
+    throw new HarvestError('TRANSCRIPTS_NOT_FOUND', `No expected transcripts in ${dir} (${TRANSCRIPT_MANIFEST} is missing). ${regenerate}`, {
       cause: error,
     });
   }
-  const entries = parseManifest(text, manifestPath);
-  return Promise.all(entries.map((entry) => readTranscript(dir, entry, manifestPath)));
+  const entries = parseManifest(text, manifestPath, regenerate);
+  return Promise.all(entries.map((entry) => readTranscript(dir, entry, manifestPath, regenerate)));
 }
 
-async function readTranscript(dir: string, entry: ManifestEntry, manifestPath: string): Promise<NormalizedSession> {
+async function readTranscript(dir: string, entry: ManifestEntry, manifestPath: string, regenerate: string): Promise<NormalizedSession> {
   const path = join(dir, ...entry.file.split('/'));
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw invalid(`${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${UPDATE_HINT}`, error);
+    throw invalid(`${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${regenerate}`, error);
   }
   let log;
   try {
     log = parseSessionLog(text, path);
   } catch (error) {
-    throw invalid(`Transcript ${path} is not a session log: ${(error as Error).message} ${UPDATE_HINT}`, error);
+    throw invalid(`Transcript ${path} is not a session log: ${(error as Error).message} ${regenerate}`, error);
   }
   if (log.recovered !== undefined) {
-    throw invalid(`${path}:${log.recovered.line}: ${log.recovered.reason}; transcripts are written whole, so the file was damaged. ${UPDATE_HINT}`);
+    throw invalid(`${path}:${log.recovered.line}: ${log.recovered.reason}; transcripts are written whole, so the file was damaged. ${regenerate}`);
   }
   if (log.header.lineage !== entry.lineage) {
-    throw invalid(`${path}:1: the header's lineage is ${log.header.lineage}, but ${manifestPath} lists this file as ${entry.lineage}. ${UPDATE_HINT}`);
+    throw invalid(`${path}:1: the header's lineage is ${log.header.lineage}, but ${manifestPath} lists this file as ${entry.lineage}. ${regenerate}`);
   }
   return { header: log.header, events: log.events };
 }
 
-function parseManifest(text: string, path: string): ManifestEntry[] {
+function parseManifest(text: string, path: string, regenerate: string): ManifestEntry[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw invalid(`${path} is not valid JSON (${(error as Error).message}). ${UPDATE_HINT}`, error);
+    throw invalid(`${path} is not valid JSON (${(error as Error).message}). ${regenerate}`, error);
   }
   const sessions = (value as { sessions?: unknown } | null)?.sessions;
-  if (!Array.isArray(sessions)) throw invalid(`${path} must be an object with a "sessions" array. ${UPDATE_HINT}`);
+  if (!Array.isArray(sessions)) throw invalid(`${path} must be an object with a "sessions" array. ${regenerate}`);
   return sessions.map((entry: unknown, index) => {
     const { file, lineage } = (entry ?? {}) as { file?: unknown; lineage?: unknown };
     if (typeof file !== 'string' || typeof lineage !== 'string' || !isInside(file)) {
-      throw invalid(`${path}: sessions[${index}] must be {file, lineage} with file a relative path inside the folder. ${UPDATE_HINT}`);
+      throw invalid(`${path}: sessions[${index}] must be {file, lineage} with file a relative path inside the folder. ${regenerate}`);
     }
     return { file, lineage };
   });

@@ -1,5 +1,5 @@
-import type { Json } from '../canonical/canonical-json.js';
 import type { Divergence } from '../canonical/first-divergence.js';
+import { showPath, showValues } from '../canonical/show-values.js';
 import { CassetteError } from '../cassette/cassette-error.js';
 import { mismatchAdvice } from './mismatch-advice.js';
 
@@ -8,8 +8,6 @@ export interface MessageContext {
   readonly location: string;
   readonly recordHint: string;
 }
-
-const VALUE_CHARS = 120;
 
 export function unrecordedSession(lineage: string, known: readonly string[], context: MessageContext): CassetteError {
   return new CassetteError(
@@ -32,11 +30,12 @@ export function cassetteExhausted(lineage: string, call: number, total: number, 
 }
 
 export function requestMismatch(lineage: string, call: number, divergence: Divergence, context: MessageContext): CassetteError {
+  const [recorded, live] = showValues(divergence.recorded, divergence.live);
   return new CassetteError(
     'REQUEST_MISMATCH',
-    `Model call ${call} of session "${lineage}" does not match ${context.location} at ${divergence.path}:\n` +
-      `  recorded: ${showValue(divergence.recorded)}\n` +
-      `  live:     ${showValue(divergence.live)}\n` +
+    `Model call ${call} of session "${lineage}" does not match ${context.location} at ${showPath(divergence.path)}:\n` +
+      `  recorded: ${recorded}\n` +
+      `  live:     ${live}\n` +
       mismatchAdvice(divergence, call, context.recordHint),
     { failedCall: { lineage, call, divergence } },
   );
@@ -57,8 +56,4 @@ export function unconsumedCalls(sessions: readonly Consumption[], context: Messa
   );
 }
 
-export function showValue(value: Json | undefined): string {
-  if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value);
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text;
-}
+export { showValue } from '../canonical/show-values.js';

@@ -1,6 +1,8 @@
 import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
+import type { Json } from '../canonical/canonical-json.js';
 import { jsonEqual } from '../canonical/json-equal.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
+import { showPath, showValues } from '../canonical/show-values.js';
 import { DEFAULT_RECORD_HINT, type CassetteError } from '../cassette/cassette-error.js';
 import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';
@@ -13,7 +15,6 @@ import { Threader } from '../threading/threader.js';
 import {
   cassetteExhausted,
   requestMismatch,
-  showValue,
   unconsumedCalls,
   unrecordedSession,
   type Consumption,
@@ -143,7 +144,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     if (switched) return fail(state, requestMismatch(lineage, call, switched, context));
     // The equality check allocates nothing; the readable divergence is built only for a mismatch.
     const proven = placed?.equal === true && call === 1;
-    const divergence = entry.request === null || proven || jsonEqual(entry.request, live) ? undefined : firstDivergence(entry.request, live);
+    const divergence = entry.request === null || proven || sameRequest(entry.request, live) ? undefined : firstDivergence(entry.request, live);
     if (divergence && mode === 'strict') return fail(state, requestMismatch(lineage, call, divergence, context));
     if (divergence) warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
     const response = entry.request === null && !stream && 'events' in entry.response ? completionFromStream(entry.response) : entry.response;
@@ -225,8 +226,19 @@ function normaliseCalls(
 }
 
 function driftMessage(lineage: string, call: number, divergence: Divergence): string {
+  const [recorded, live] = showValues(divergence.recorded, divergence.live);
   return (
-    `Model call ${call} of session "${lineage}" differs from its recording at ${divergence.path} ` +
-    `(recorded ${showValue(divergence.recorded)}, live ${showValue(divergence.live)}); served the recording anyway (sequence mode).`
+    `Model call ${call} of session "${lineage}" differs from its recording at ${showPath(divergence.path)} ` +
+    `(recorded ${recorded}, live ${live}); served the recording anyway (sequence mode).`
   );
+}
+
+/** `jsonEqual` is the fast path; a request nested deeper than its recursion can go is compared by the walk that cannot overflow. */
+function sameRequest(recorded: Json, live: Json): boolean {
+  try {
+    return jsonEqual(recorded, live);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return firstDivergence(recorded, live) === undefined;
+  }
 }

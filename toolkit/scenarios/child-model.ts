@@ -32,9 +32,10 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   if (mode === 'replay') {
     const dir = env[CHILD_ENV.cassette];
     if (dir === undefined) throw new Error(`${CHILD_ENV.mode}=replay needs ${CHILD_ENV.cassette}: the cassette folder to replay from`);
-    const cassette = await loadCassette(dir);
+    const recordHint = env[CHILD_ENV.recordHint];
+    const cassette = await loadCassette(dir, recordHint ? { recordHint } : {});
     const authored = Object.values(cassette.calls).some((calls) => calls.some((call) => call.request === null));
-    const replay = createReplayingFetch(cassette, { mode: authored ? 'sequence' : 'strict' });
+    const replay = createReplayingFetch(cassette, { mode: authored ? 'sequence' : 'strict', ...(recordHint ? { recordHint } : {}) });
     const guard = installNetworkGuard();
     return {
       fetch: replay,

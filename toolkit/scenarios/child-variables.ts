@@ -10,6 +10,8 @@ export const CHILD_ENV = {
   cassette: 'NESTCAST_CASSETTE',
   /** Record against `nestcast model-server`: where the stand-in base URL really points. */
   upstream: 'NESTCAST_UPSTREAM',
+  /** Replay: the command that re-records the scenario, quoted in the child's failures. */
+  recordHint: 'NESTCAST_RECORD_HINT',
   /** Where the child leaves its replay report or its recorded calls for the parent to collect. */
   outbox: 'NESTCAST_OUTBOX',
   /** The child's lineage (set by the acp provider from the start request). */

@@ -1,14 +1,22 @@
 import { readdir } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { defaultExport, importScenarioModule } from './import-scenario-module.js';
 import { ScenarioError } from './scenario-error.js';
 import { selectScenarios } from './select-scenarios.js';
 import type { ScenarioDefinition } from './types.js';
 
-export const SCENARIO_SUFFIX = '.scenario.ts';
+/** The file name endings of a scenario, in the order a name is looked up. */
+export const SCENARIO_SUFFIXES = ['.scenario.ts', '.scenario.mts', '.scenario.js', '.scenario.mjs'] as const;
+/** The usual one, the one docs and error messages name. */
+export const SCENARIO_SUFFIX = SCENARIO_SUFFIXES[0];
 
-/** Names of the scenarios in `dir` (files `<name>.scenario.ts`), sorted. */
+/** Names of the scenarios in `dir` (files `<name>.scenario.{ts,mts,js,mjs}`), sorted. */
 export async function listScenarios(dir: string): Promise<string[]> {
+  return [...(await scenarioFiles(dir)).keys()].sort();
+}
+
+/** Scenario name → its file in `dir`; one name in two files is refused, since either could be meant. */
+async function scenarioFiles(dir: string): Promise<Map<string, string>> {
   let entries: string[];
   try {
     entries = await readdir(dir);
@@ -18,7 +26,18 @@ export async function listScenarios(dir: string): Promise<string[]> {
     }
     throw error;
   }
-  return entries.filter((entry) => entry.endsWith(SCENARIO_SUFFIX)).map((entry) => basename(entry, SCENARIO_SUFFIX)).sort();
+  const files = new Map<string, string>();
+  for (const entry of entries.sort()) {
+    const suffix = SCENARIO_SUFFIXES.find((ending) => entry.endsWith(ending));
+    if (suffix === undefined) continue;
+    const name = entry.slice(0, -suffix.length);
+    const other = files.get(name);
+    if (other !== undefined) {
+      throw new ScenarioError('SCENARIO_INVALID', `Scenario "${name}" is defined twice in ${dir}: ${other} and ${entry}; delete or rename one.`);
+    }
+    files.set(name, entry);
+  }
+  return files;
 }
 
 /**
@@ -26,16 +45,21 @@ export async function listScenarios(dir: string): Promise<string[]> {
  * with the list of known ones; a file whose definition's name differs from its file name too.
  */
 export async function loadScenarios(dir: string, names: readonly string[] = []): Promise<ScenarioDefinition[]> {
-  const chosen = selectScenarios(await listScenarios(dir), names, dir);
-  return Promise.all(chosen.map((name) => loadScenario(dir, name)));
+  const files = await scenarioFiles(dir);
+  const chosen = selectScenarios([...files.keys()].sort(), names, dir);
+  return Promise.all(chosen.map((name) => importDefinition(resolve(join(dir, files.get(name) as string)), name)));
 }
 
-/** Imports `<dir>/<name>.scenario.ts` alone and checks its definition. */
+/** Imports the scenario `name` of `dir` alone and checks its definition. */
 export async function loadScenario(dir: string, name: string): Promise<ScenarioDefinition> {
-  await ensureTypeScriptLoader();
-  const file = resolve(join(dir, `${name}${SCENARIO_SUFFIX}`));
-  const module = (await import(pathToFileURL(file).href)) as { default?: ScenarioDefinition };
-  const definition = module.default;
+  const files = await scenarioFiles(dir);
+  const [chosen] = selectScenarios([...files.keys()].sort(), [name], dir);
+  return importDefinition(resolve(join(dir, files.get(chosen as string) as string)), name);
+}
+
+async function importDefinition(file: string, name: string): Promise<ScenarioDefinition> {
+  // An import that throws propagates as it is: the runner reports it as SCENARIO_LOAD_FAILED.
+  const definition = defaultExport(await importScenarioModule(file)) as ScenarioDefinition | undefined;
   if (!definition || typeof definition !== 'object' || !Array.isArray(definition.steps)) {
     throw new ScenarioError('SCENARIO_INVALID', `${file} must \`export default defineScenario({...})\`.`);
   }
@@ -43,15 +67,4 @@ export async function loadScenario(dir: string, name: string): Promise<ScenarioD
     throw new ScenarioError('SCENARIO_INVALID', `${file} defines a scenario named "${definition.name}"; its name must match the file name ("${name}").`);
   }
   return definition;
-}
-
-let loaderReady: Promise<void> | undefined;
-
-/** Scenario files are TypeScript: under plain node (the built CLI), tsx's loader is registered once. */
-function ensureTypeScriptLoader(): Promise<void> {
-  return (loaderReady ??= (async () => {
-    if (process.env['VITEST'] !== undefined || process.execArgv.some((arg) => arg.includes('tsx'))) return;
-    const { register } = await import('tsx/esm/api');
-    register();
-  })());
 }

@@ -22,7 +22,10 @@ import { rememberSecret } from '../secrets/known-secrets.js';
 import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
 import { CHILD_ENV } from './child-variables.js';
 import { unexpectedCallFailures } from './unexpected-call-failures.js';
+import { apiKeyVariable, DEFAULT_KEY_VARIABLE } from './api-key-variable.js';
 import { ScenarioError } from './scenario-error.js';
+import { scriptFingerprint } from '../authored/script-fingerprint.js';
+import type { AuthoredScript } from '../authored/types.js';
 
 const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
 import type { ScenarioDefinition } from './types.js';
@@ -38,6 +41,8 @@ export interface ModelSource {
   protocolChannel(): OpenAcpChannel;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
   readonly describe: string;
+  /** Replay: whether calls come from a saved recording (else from the authored script, unmatched). */
+  readonly fromRecording?: boolean;
   /** After the run: every replay failure and unconsumed call (replay), or the recording ready to save (record). */
   finish(): Promise<ModelSourceResult>;
   /** Releases servers and guards; safe after a failed run. */
@@ -63,12 +68,15 @@ export interface ModelSourceOptions {
   readonly timing?: ReplayTiming;
   /** Record against this OpenAI-compatible API instead of the scenario's script. */
   readonly baseUrl?: string;
+  /** The variable holding that API's key. Default: the host's usual one (`apiKeyVariable`). */
+  readonly apiKeyEnv?: string;
 }
 
 /** Replays the recording, or the authored script when the scenario has no recording yet. */
 export async function replaySource(options: ModelSourceOptions): Promise<ModelSource> {
   const recordHint = `nestcast record ${options.scenario.name}`;
   const cassette = await cassetteFor(options, recordHint);
+  refuseChangedScript(options.scenario, cassette, recordHint);
   const replay = createReplayingFetch(cassette, {
     mode: hasAuthoredCalls(cassette) ? 'sequence' : 'strict',
     timing: options.timing ?? 'instant',
@@ -94,9 +102,16 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
   return {
     fetch: replay,
     baseUrl,
-    childEnv: { [CHILD_ENV.mode]: 'replay', [CHILD_ENV.cassette]: cassetteDir, [CHILD_ENV.outbox]: outbox, DEEPSEEK_BASE_URL: baseUrl },
+    childEnv: {
+      [CHILD_ENV.mode]: 'replay',
+      [CHILD_ENV.cassette]: cassetteDir,
+      [CHILD_ENV.outbox]: outbox,
+      [CHILD_ENV.recordHint]: recordHint,
+      DEEPSEEK_BASE_URL: baseUrl,
+    },
     protocolChannel: () => protocol.channel,
     describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
+    fromRecording: cassette.location !== undefined,
     async finish() {
       const children = await readChildReports(outbox);
       const report = replay.report();
@@ -133,21 +148,23 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
   let server: ModelServer | undefined;
   let baseUrl: string;
   let apiKey: string | undefined;
+  let keyVariable = DEFAULT_KEY_VARIABLE;
   if (options.baseUrl === undefined && scenario.script !== undefined) {
     server = await startModelServer({ scripts: scenario.script });
     baseUrl = MODEL_SERVER_STAND_IN;
   } else {
     baseUrl = options.baseUrl ?? env['DEEPSEEK_BASE_URL'] ?? DEEPSEEK_BASE_URL;
-    apiKey = env['DEEPSEEK_API_KEY'];
+    keyVariable = apiKeyVariable(baseUrl, options.apiKeyEnv);
+    apiKey = env[keyVariable];
     if (apiKey === undefined || apiKey === '') {
       throw new ScenarioError(
         'MISSING_KEY',
-        `Recording "${scenario.name}" against ${baseUrl} needs an API key: set DEEPSEEK_API_KEY` +
-          (scenario.script ? ', or drop --base-url to record against its authored script with no key.' : '.'),
+        `Recording "${scenario.name}" against ${baseUrl} needs an API key: set ${keyVariable}, or name the variable that holds it with --api-key-env <NAME>` +
+          (scenario.script ? '; or drop --base-url to record against its authored script with no key.' : '.'),
       );
     }
   }
-  if (apiKey !== undefined) rememberSecret(apiKey, 'the DEEPSEEK_API_KEY environment variable');
+  if (apiKey !== undefined) rememberSecret(apiKey, `the ${keyVariable} environment variable`);
   stripUrlCredentials(baseUrl);
   const upstream = server ? redirectingFetch(globalThis.fetch, MODEL_SERVER_STAND_IN, server.url) : globalThis.fetch;
   const recording = createRecordingFetch({
@@ -177,12 +194,15 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       // Credentials in the base URL (`user:pass@`, `?token=`) are never stored.
       const own = await recording.cassette({ baseUrl: stripUrlCredentials(baseUrl) });
       const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
-      const merged: Cassette = { ...own, calls };
+      const fromScript = server !== undefined && scenario.script !== undefined;
+      const provenance = fromScript ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) } : own.provenance;
+      const merged: Cassette = { ...own, provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const exchanges = await protocol.exchanges();
       const failures: Error[] = [
         ...(await readChildRefusals(outbox)),
         ...unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem)),
+        ...(server ? scriptMisfits(scenario, server.report().sessions) : []),
       ];
       const save = async (dir: string): Promise<SaveResult> => {
         // Protocol exchanges are scanned for the same keys plus every key-like variable the children could see.
@@ -198,6 +218,52 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       await server?.close();
     },
   };
+}
+
+/** A recording made from a script says which; replaying it after the script was edited would test the old script. */
+function refuseChangedScript(scenario: ScenarioDefinition, cassette: Cassette, recordHint: string): void {
+  const recordedFrom = cassette.provenance.scriptFingerprint;
+  if (recordedFrom === undefined || cassette.location === undefined) return;
+  const now = scenario.script === undefined ? undefined : scriptFingerprint(scenario.script);
+  if (now === recordedFrom) return;
+  throw new ScenarioError(
+    'SCRIPT_CHANGED',
+    `${now === undefined ? 'The scenario no longer has the authored script' : 'The authored script changed since'} ${cassette.location} was recorded from it ` +
+      `(script fingerprint ${recordedFrom.slice(0, 12)} then, ${now === undefined ? 'none' : now.slice(0, 12)} now), so the recording no longer says what the script says. ` +
+      `Re-record with: ${recordHint}`,
+  );
+}
+
+/**
+ * A keyless record must use the script as written: a scripted session no call reached is a typo
+ * or a path the run did not take, and a session the script does not know got the model server's
+ * 404 as its answer. Either would be saved as a recording that passes.
+ */
+function scriptMisfits(scenario: ScenarioDefinition, sessions: readonly Consumption[]): Error[] {
+  const scripted = Object.keys(scenario.script?.lineages ?? {}).sort();
+  const failures: Error[] = [];
+  const unscripted = sessions.filter((session) => !scripted.includes(session.lineage)).map((session) => session.lineage);
+  if (unscripted.length > 0) {
+    failures.push(
+      new ScenarioError(
+        'UNSCRIPTED_SESSION',
+        `Session${unscripted.length > 1 ? 's' : ''} ${unscripted.map((name) => `"${name}"`).join(', ')} asked the model server for an answer, but the script has no lineage of that name. ` +
+          `Scripted lineages: ${scripted.join(', ') || '(none)'}. A child's lineage is <parent lineage>/<id of the tool call that started it>: rename the script's lineage to match, or add it.`,
+      ),
+    );
+  }
+  const used = new Set(sessions.filter((session) => session.consumed > 0).map((session) => session.lineage));
+  const unused = scripted.filter((lineage) => !used.has(lineage));
+  if (unused.length > 0) {
+    failures.push(
+      new ScenarioError(
+        'SCRIPT_LINEAGE_UNUSED',
+        `The script's lineage${unused.length > 1 ? 's' : ''} ${unused.map((name) => `"${name}"`).join(', ')} answered no model call: no session of that name ran. ` +
+          `Sessions that ran: ${[...used].sort().join(', ') || '(none)'}. Fix the lineage name (a child is <parent lineage>/<tool call id>) or remove it from the script.`,
+      ),
+    );
+  }
+  return failures;
 }
 
 async function cassetteFor(options: ModelSourceOptions, recordHint: string): Promise<Cassette> {

@@ -37,6 +37,8 @@ export interface RunScenarioOptions {
   readonly timing?: ReplayTiming;
   /** Record against this OpenAI-compatible API (key from DEEPSEEK_API_KEY) instead of the scenario's script. */
   readonly baseUrl?: string;
+  /** Record against `baseUrl` with the key in this variable (default: the host's usual one, else DEEPSEEK_API_KEY). */
+  readonly apiKeyEnv?: string;
   readonly env?: NodeJS.ProcessEnv;
   /** Check the scenario's `expect` (default true). The live tier turns it off: a real model picks its own words and ids. */
   readonly checkExpectations?: boolean;
@@ -104,8 +106,12 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   await mkdir(cwd, { recursive: true });
   const logger = options.logger ?? createMemoryLogger();
   const failures: ScenarioFailure[] = [];
-  const fail = (code: string, message: string, failedCall?: FailedCall) =>
-    failures.push({ code, message: `${scenario.name}: ${message}`, ...(failedCall !== undefined ? { failedCall } : {}) });
+  // Once per scenario: a client that retries meets the same replay failure several times.
+  const fail = (code: string, message: string, failedCall?: FailedCall) => {
+    const failure = { code, message: `${scenario.name}: ${message}`, ...(failedCall !== undefined ? { failedCall } : {}) };
+    if (!failures.some((seen) => seen.code === failure.code && seen.message === failure.message)) failures.push(failure);
+  };
+  const recordCommand = `nestcast record ${scenario.name}`;
   let source: ModelSource | undefined;
   let sessions = 0;
   let modelCalls = 0;
@@ -119,6 +125,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
       env: options.env ?? process.env,
       ...(options.timing !== undefined ? { timing: options.timing } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
     };
     source = mode === 'record' ? await recordSource(sourceOptions) : await replaySource(sourceOptions);
     const { runtime, modelStream } = await buildScenarioRuntime(scenario, { sessionsRoot, source, logger });
@@ -165,12 +172,38 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
     options.onEvidence?.({ sessions: harvested, places, cassette: result.cassette });
     const normalized = normalizeSessions(harvested, places);
     const writing = mode === 'record' || options.update === true;
+    const callsDiverged = failures.length > 0;
     if (!writing) {
-      const diff = compareTranscripts(await readTranscripts(join(recordingDir, TRANSCRIPTS_DIR)), normalized);
-      if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name));
+      const diff = compareTranscripts(await readTranscripts(join(recordingDir, TRANSCRIPTS_DIR), { regenerate: `Record them with: ${recordCommand}` }), normalized);
+      // --update rewrites transcripts only: it fixes a difference only when the recorded calls still match.
+      const accept = callsDiverged || source.fromRecording === false ? recordCommand : `nestcast run ${scenario.name} --update`;
+      if (diff) fail('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name, { accept }));
+    }
+    if (options.update === true && source.fromRecording === false) {
+      fail(
+        'NOT_RECORDED',
+        `--update would write transcripts for calls nothing matches: ${recordingDir} has no recorded calls, so replay serves the authored script as it is. Record it with: ${recordCommand}`,
+      );
     }
     if (options.checkExpectations !== false) {
       for (const problem of checkExpectations(scenario.expect, harvested)) fail('EXPECTATION_FAILED', problem);
+    }
+    // A failed run in which no model call was refused (at most some were left unconsumed) shows
+    // first what each session's turns ended with: the adapter's protocol error is then the cause
+    // the other failures only show the effect of. A refused call is the cause itself, shown already.
+    const refused = result.failures.some((failure) => codeOf(failure) !== 'UNCONSUMED_CALLS');
+    if (failures.length > 0 && !refused) {
+      const causes: ScenarioFailure[] = [];
+      for (const log of harvested) {
+        // A session the scenario expects to end in error is the scenario working, not a cause.
+        if (scenario.expect?.turnEnd?.[log.header.lineage] === 'error') continue;
+        for (const event of log.events) {
+          if (event.type !== 'turn/end' || event.data.reason !== 'error' || !event.data.error) continue;
+          const { code, message } = event.data.error;
+          causes.push({ code: 'TURN_ERROR', message: `${scenario.name}: session "${log.header.lineage}" ended a turn with ${code}: ${message}` });
+        }
+      }
+      failures.unshift(...causes);
     }
     // A recording is saved whole or not at all: calls and transcripts only for a run that passed,
     // so re-recording a broken scenario never replaces a good recording with half of a bad one.

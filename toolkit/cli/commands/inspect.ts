@@ -1,5 +1,7 @@
+import { basename, dirname, relative, resolve } from 'node:path';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { summarizeRequest } from '../../cassette/request-summary.js';
+import { summarizeResponse } from '../../cassette/response-summary.js';
 import type { CassetteCall } from '../../cassette/types.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
@@ -28,7 +30,7 @@ export const inspectCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('give exactly one recording folder or scenario name');
     const target = positionals[0] as string;
     const dir = await recordingDir(io.cwd, target, values.recordings);
-    const cassette = await loadCassette(dir, { recordHint: `nestcast record ${target}` });
+    const cassette = await loadCassette(dir, { recordHint: recordCommandFor(dir, io.cwd) });
     const p = paint(io.color);
     const { provenance } = cassette;
     const lineages = Object.keys(cassette.calls);
@@ -46,11 +48,10 @@ export const inspectCommand: Command = {
     for (const lineage of lineages) {
       const calls = cassette.calls[lineage] ?? [];
       lines.push(`  ${lineage.padEnd(width)}  ${String(calls.length).padStart(5)}  ${calls.map(outcomeOf).join(', ')}`);
-      if (values.calls) {
-        calls.forEach((call, index) => {
-          lines.push(p.dim(`      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`));
-        });
-      }
+      calls.forEach((call, index) => {
+        if (values.calls) lines.push(p.dim(`      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`));
+        lines.push(...saidLines(call, values.calls === true ? '         ' : `      ${index + 1}. `));
+      });
     }
     if (cassette.normalise && cassette.normalise.length > 0) {
       lines.push('', `  normalise  ${cassette.normalise.map((rule) => JSON.stringify(rule)).join(', ')}`);
@@ -68,6 +69,25 @@ export const inspectCommand: Command = {
   },
 };
 
+const SAID_CHARS = 100;
+
+/** `"The helper says: Hello!"` and `→ subagent({"prompt":"Say hello."})`: what the model answered, after `lead`. */
+function saidLines(call: CassetteCall, lead: string): string[] {
+  const { text, toolCalls } = summarizeResponse(call.response);
+  const trimmed = text.trim();
+  const first = trimmed.split('\n', 1)[0] ?? '';
+  const said = [
+    ...(first === '' ? [] : [`${JSON.stringify(cut(first, SAID_CHARS))}${trimmed.includes('\n') ? ' …' : ''}`]),
+    ...toolCalls.map((tool) => `→ ${tool.name}(${cut(tool.args, SAID_CHARS)})`),
+  ];
+  const blank = ' '.repeat(lead.length);
+  return said.map((line, index) => `${index === 0 ? lead : blank}${line}`);
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
 function outcomeOf(call: CassetteCall): string {
   const response = call.response;
   if ('error' in response) {
@@ -76,4 +96,11 @@ function outcomeOf(call: CassetteCall): string {
   }
   if ('events' in response) return `${response.events.length} events${response.done ? '' : ' (no [DONE])'}`;
   return `HTTP ${response.status} body`;
+}
+
+/** `nestcast record <scenario>`, with `--recordings` when the folder is not under ./recordings. */
+function recordCommandFor(dir: string, cwd: string): string {
+  const parent = dirname(dir);
+  const flag = parent === resolve(cwd, 'recordings') ? '' : ` --recordings ${relative(cwd, parent) || '.'}`;
+  return `nestcast record ${basename(dir)}${flag}`;
 }

@@ -21,13 +21,15 @@ is named.
 Where the calls go:
   - a scenario with an authored script: to a loopback \`nestcast model-server\` serving it (no key);
   - with --base-url, or a scenario without a script: to that API (default DEEPSEEK_BASE_URL, else
-    https://api.deepseek.com) with the key in DEEPSEEK_API_KEY. The key is never written: a
+    https://api.deepseek.com) with the key in --api-key-env, else the host's usual variable
+    (OPENAI_API_KEY for api.openai.com, …), else DEEPSEEK_API_KEY. The key is never written: a
     recording that contains it anywhere is refused and nothing is saved.
 
 Options:
   --missing            record only scenarios that have no recording yet
   --base-url <url>     record against this OpenAI-compatible API instead of the authored script
-  --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
+  --api-key-env <NAME> the environment variable holding that API's key
+  --scenarios <dir>    folder of <name>.scenario.{ts,mts,js,mjs} files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   --timeout <seconds>  time limit per scenario (default 60; a scenario's own \`timeout\` wins)
@@ -43,6 +45,7 @@ export const recordCommand: Command = {
     const { values, positionals } = parseCommandLine(argv, {
       missing: { type: 'boolean' },
       'base-url': { type: 'string' },
+      'api-key-env': { type: 'string' },
       scenarios: { type: 'string' },
       recordings: { type: 'string' },
       report: { type: 'string' },
@@ -57,7 +60,11 @@ export const recordCommand: Command = {
     const uninstallSignals = cleanExitOnSignal(() => scenarios.map((scenario) => resolve(recordingsDir, scenario.name)));
     try {
       const reportDir = values.report === undefined ? undefined : resolve(io.cwd, values.report);
-      return await recordAll(scenarios, { recordingsDir, missing: values.missing === true, timeout, baseUrl: values['base-url'], reportDir }, io);
+      return await recordAll(
+        scenarios,
+        { recordingsDir, missing: values.missing === true, timeout, baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], reportDir },
+        io,
+      );
     } finally {
       uninstallSignals();
     }
@@ -71,6 +78,7 @@ async function recordAll(
     readonly missing: boolean;
     readonly timeout: number | undefined;
     readonly baseUrl: string | undefined;
+    readonly apiKeyEnv: string | undefined;
     readonly reportDir: string | undefined;
   },
   io: CliIo,
@@ -92,6 +100,7 @@ async function recordAll(
       recordingsDir,
       env: io.env,
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
     });
     reports.push(report);
     htmlReport.add(report);

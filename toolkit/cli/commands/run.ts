@@ -4,7 +4,10 @@ import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
 import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
-import { selectScenarios } from '../../scenarios/select-scenarios.js';
+import { ScenarioError } from '../../scenarios/scenario-error.js';
+import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
+import { writeFilesScanned } from '../../secrets/scan-before-write.js';
+import { REPORTERS } from '../reporters/index.js';
 import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
 import { installNetworkGuard } from '../../guard/network-guard.js';
@@ -30,7 +33,11 @@ scenario fails, times out, stalls or calls process.exit.
 Options:
   --update             rewrite the expected transcripts from this run instead of comparing
   --timing <t>         instant (default), recorded, or a speed factor such as 2 (twice as fast)
-  --scenarios <dir>    folder of <name>.scenario.ts files (default: scenarios)
+  --grep <pattern>     only scenarios whose name matches this regular expression
+  --shard <i>/<n>      only the i-th of n parts of the suite, split as vitest --shard splits
+  --reporter <name>    also write a report for CI: junit or json
+  --output <file>      where the report goes (default: stdout, instead of the progress output)
+  --scenarios <dir>    folder of <name>.scenario.{ts,mts,js,mjs} files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   --workers <n>        run scenarios in n worker processes, each taking whole scenarios
@@ -56,14 +63,25 @@ export const runCommand: Command = {
       workers: { type: 'string' },
       timeout: { type: 'string' },
       'pass-with-no-scenarios': { type: 'boolean' },
+      grep: { type: 'string' },
+      shard: { type: 'string' },
+      reporter: { type: 'string' },
+      output: { type: 'string' },
     });
     const timing = parseTiming(values.timing);
     const timeout = parseTimeoutOption(values.timeout);
     const workers = parseWorkers(values.workers);
+    const reporter = values.reporter === undefined ? undefined : REPORTERS[values.reporter];
+    if (values.reporter !== undefined && reporter === undefined) {
+      throw new UsageError(`--reporter must be one of ${Object.keys(REPORTERS).join(', ')}, got "${values.reporter}"`);
+    }
+    if (values.output !== undefined && reporter === undefined) throw new UsageError('--output needs --reporter junit or --reporter json');
     const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
     // Chosen by file name: a scenario that is not selected is never imported.
-    const names = selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir);
-    requireScenarios(names.length, scenariosDir, values['pass-with-no-scenarios'] === true);
+    const passWithNone = values['pass-with-no-scenarios'] === true;
+    const all = selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir);
+    requireScenarios(all.length, scenariosDir, passWithNone);
+    const names = narrowed(all, scenariosDir, values.grep, values.shard, passWithNone);
     const run: WorkerRunOptions = {
       scenariosDir,
       recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
@@ -71,16 +89,26 @@ export const runCommand: Command = {
       ...(timing !== undefined ? { timing } : {}),
       ...(timeout !== undefined ? { timeout } : {}),
     };
+    // Without --output the report is the command's stdout, so nothing else may be printed there.
+    const out = reporter !== undefined && values.output === undefined ? () => undefined : io.stdout;
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
     // Keyless before the first scenario module loads, here and in the workers started with this
     // environment: a client built at import finds no key, and what it sends is caught.
     const restoreEnv = scrubKeyLikeEnv(process.env);
     const guard = installNetworkGuard();
     const uninstallSignals = cleanExitOnSignal(() => names.map((name) => resolve(run.recordingsDir, name)));
     try {
-      const code = await replayAll(names, run, workers, values.report === undefined ? undefined : resolve(io.cwd, values.report), io);
+      const reportDir = values.report === undefined ? undefined : resolve(io.cwd, values.report);
+      const reports = await replayAll(names, run, workers, reportDir, { ...io, stdout: out });
       // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
       guard.assertNoEscapes();
-      return code;
+      if (reporter !== undefined) {
+        const text = reporter({ reports, startedAt, durationMs: performance.now() - started });
+        if (values.output === undefined) io.stdout(text);
+        else await writeFilesScanned([{ path: resolve(io.cwd, values.output), text }], { what: `the ${values.reporter} report` });
+      }
+      return reports.every((report) => report.passed) ? 0 : 1;
     } finally {
       uninstallSignals();
       guard.close();
@@ -89,7 +117,8 @@ export const runCommand: Command = {
   },
 };
 
-async function replayAll(names: readonly string[], run: WorkerRunOptions, workers: number, reportDir: string | undefined, io: CliIo): Promise<number> {
+/** Every selected scenario to its verdict, in workers or here; progress and summary on `io.stdout`. */
+async function replayAll(names: readonly string[], run: WorkerRunOptions, workers: number, reportDir: string | undefined, io: CliIo): Promise<ScenarioReport[]> {
   const { scenariosDir } = run;
   const p = paint(io.color);
   const htmlReport = reportCollector(reportDir);
@@ -115,7 +144,7 @@ async function replayAll(names: readonly string[], run: WorkerRunOptions, worker
   const done = reports as ScenarioReport[];
   io.stdout(`\n${summaryTable(done, p)}`);
   await htmlReport.write(io);
-  return done.every((report) => report.passed) ? 0 : 1;
+  return done;
 }
 
 /** The options one scenario runs with, the same in this process and in a worker. */
@@ -137,6 +166,25 @@ export function parseWorkers(value: string | undefined): number {
     throw new UsageError(`--workers must be a whole number of worker processes, 1 or more, got "${value}"`);
   }
   return workers;
+}
+
+/** `--grep` and `--shard` over the chosen names, before anything is loaded. */
+function narrowed(names: string[], dir: string, grep: string | undefined, shardText: string | undefined, passWithNone: boolean): string[] {
+  if (grep === undefined && shardText === undefined) return names;
+  let shard;
+  try {
+    shard = shardText === undefined ? undefined : parseShard(shardText);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const selected = narrowScenarios(names, { ...(grep !== undefined ? { grep } : {}), ...(shard !== undefined ? { shard } : {}) });
+  if (selected.length === 0 && !passWithNone) {
+    throw new ScenarioError(
+      'NO_SCENARIOS',
+      `No scenario selected: ${names.length} in ${dir}, none matching${grep !== undefined ? ` --grep ${grep}` : ''}${shardText !== undefined ? ` in --shard ${shardText}` : ''}. Pass --pass-with-no-scenarios if an empty selection is fine.`,
+    );
+  }
+  return selected;
 }
 
 export function parseTiming(value: string | undefined): ReplayTiming | undefined {

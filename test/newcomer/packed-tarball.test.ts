@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer } from '../../toolkit/model-server/model-server.js';
+import { docSnippet } from '../support/doc-snippet.js';
+import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
+
+// The newcomer's path, for real: the packed tarball installed into fresh projects of both module
+// kinds, a scenario copied from the docs, recorded keyless, replayed by the CLI and by vitest.
+const REPO = process.cwd();
+const run = promisify(execFile);
+const repoVersions = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+
+/** The child sees no vitest worker of ours, no key, and no colour codes. */
+function newcomerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', CI: '1' };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(VITEST|NODE_OPTIONS$|TSX)|_API_KEY$|_TOKEN$|_SECRET$|^FORCE_COLOR$/.test(name)) continue;
+    env[name] = value;
+  }
+  return env;
+}
+
+async function sh(cwd: string, command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...newcomerEnv(), ...extraEnv }, maxBuffer: 16 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? failed.message}`);
+  }
+}
+
+/** dist/ is what gets packed; CI builds it first, a stale one here is rebuilt. */
+async function ensureFreshBuild(): Promise<void> {
+  const built = await stat(join(REPO, 'dist', 'cli.js')).catch(() => undefined);
+  const sources = (await Promise.all(['harness', 'providers', 'toolkit'].map(async (dir) => (await listFiles(join(REPO, dir))).map((file) => join(dir, file))))).flat();
+  const newest = Math.max(...(await Promise.all(sources.map(async (file) => (await stat(join(REPO, file))).mtimeMs))), (await stat(join(REPO, 'package.json'))).mtimeMs);
+  if (built === undefined || built.mtimeMs < newest) await sh(REPO, 'npm', ['run', 'build']);
+}
+
+let root: string;
+let tarball: string;
+const projects: Record<'esm' | 'cjs', string> = { esm: '', cjs: '' };
+
+beforeAll(async () => {
+  root = await makeTempDir('newcomer-');
+  await ensureFreshBuild();
+  const packed = JSON.parse(await sh(REPO, 'npm', ['pack', '--json', '--pack-destination', root]).then((out) => out.slice(out.indexOf('[')))) as Array<{ filename: string }>;
+  tarball = join(root, packed[0]?.filename ?? '');
+  const scenario = await docSnippet(join(REPO, 'docs', 'scenarios.md'), 'scenarios/hello-child.scenario.ts');
+  const vitestFile = await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/scenarios.test.ts');
+  await Promise.all(
+    (['esm', 'cjs'] as const).map(async (kind) => {
+      const dir = join(root, kind);
+      projects[kind] = dir;
+      await mkdir(join(dir, 'scenarios'), { recursive: true });
+      await mkdir(join(dir, 'test'), { recursive: true });
+      const manifest = { name: `newcomer-${kind}`, version: '1.0.0', private: true, ...(kind === 'esm' ? { type: 'module' } : {}) };
+      await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+      await writeFile(join(dir, 'scenarios', 'hello-child.scenario.ts'), scenario);
+      await writeFile(join(dir, 'test', 'scenarios.test.ts'), vitestFile);
+      // From the npm cache that `npm ci` warmed, at this repository's own vitest version.
+      const pinned = ['vitest', 'openai'].map((name) => `${name}@${repoVersions.devDependencies[name]}`);
+      await sh(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '-D', tarball, ...pinned]);
+    }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await removeTempDir(root);
+});
+
+describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the packed tarball', (kind) => {
+  it("records the docs scenario keyless and docs/vitest.md's cassette test, then replays both with `npx nestcast run` and `npx vitest run`, keyless", async () => {
+    const dir = projects[kind];
+    expect(await sh(dir, 'npx', ['nestcast', 'record', 'hello-child'])).toContain('1 scenario passed');
+    expect(await listFiles(join(dir, 'recordings', 'hello-child'))).toContain('meta.json');
+    expect(await sh(dir, 'npx', ['nestcast', 'run'])).toMatch(/✓ hello-child {2}2 sessions {2}3 model calls[\s\S]*1 scenario passed/);
+
+    await writeFile(join(dir, 'test', 'weather.test.ts'), await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/weather.test.ts'));
+    // The "real API" is a loopback model server; the SDK takes its URL from OPENAI_BASE_URL.
+    const api = await startModelServer({ scripts: { model: 'gpt-4o-mini', lineages: { main: [{ text: 'Sunny.' }] } } });
+    try {
+      const key = 'sk-newcomer-0123456789abcdef';
+      await sh(dir, 'npx', ['vitest', 'run', 'test/weather.test.ts'], { NESTCAST_RECORD: 'all', OPENAI_API_KEY: key, OPENAI_BASE_URL: api.url });
+      const cassette = join(dir, 'test', '__recordings__', 'the-assistant-answers-the-weather-question');
+      const files = await listFiles(cassette);
+      expect(files).toEqual(['calls/main.jsonl', 'meta.json']);
+      for (const file of files) expect(await readFile(join(cassette, file), 'utf8')).not.toContain(key);
+      const seen = api.requests('main').length;
+
+      const vitest = await sh(dir, 'npx', ['vitest', 'run', '--reporter', 'verbose']);
+      expect(vitest).toMatch(/✓ .*scenario hello-child replays as recorded/);
+      expect(vitest).toMatch(/✓ .*the assistant answers the weather question/);
+      expect(vitest).toMatch(/Tests +2 passed/);
+      expect(api.requests('main')).toHaveLength(seen);
+    } finally {
+      await api.close();
+    }
+  }, 180_000);
+});
+
+describe('the packed tarball', () => {
+  it('ships the README and the docs beside dist, and says what it is about', async () => {
+    const listed = (await sh(root, 'tar', ['tzf', tarball])).split('\n');
+    expect(listed).toEqual(expect.arrayContaining(['package/README.md', 'package/docs/vitest.md', 'package/docs/scenarios.md', 'package/dist/cli.js']));
+    const manifest = JSON.parse(await readFile(join(projects.esm, 'node_modules', 'nestcast', 'package.json'), 'utf8')) as { keywords?: string[] };
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['vitest', 'record-replay']));
+  });
+});

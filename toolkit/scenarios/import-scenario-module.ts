@@ -1,0 +1,44 @@
+import { pathToFileURL } from 'node:url';
+
+type ModuleImporter = (file: string) => Promise<unknown>;
+
+let outsideVitest: Promise<ModuleImporter> | undefined;
+
+/**
+ * Imports a scenario file (`.ts`, `.mts`, `.js`, `.mjs`) in whatever project it sits in.
+ * Inside a vitest worker it goes through vitest's own module loading (`vi.importActual`), so the
+ * project's vite config (aliases, plugins) applies and nestcast's built files need no loader.
+ * Elsewhere it goes through a tsx loader registered once under its own namespace, which handles
+ * TypeScript in ESM and CommonJS packages alike and leaves the process's own loading untouched.
+ */
+export async function importScenarioModule(file: string): Promise<unknown> {
+  const importer = insideVitestWorker() ? await vitestImporter() : await (outsideVitest ??= tsxImporter());
+  return importer(file);
+}
+
+// Set by vitest in each worker; an env variable would also be inherited by child processes.
+function insideVitestWorker(): boolean {
+  return '__vitest_worker__' in globalThis;
+}
+
+async function vitestImporter(): Promise<ModuleImporter> {
+  const { vi } = await import('vitest');
+  return (file) => vi.importActual(file);
+}
+
+async function tsxImporter(): Promise<ModuleImporter> {
+  const { register } = await import('tsx/esm/api');
+  const scoped = register({ namespace: 'nestcast-scenarios' });
+  return (file) => scoped.import(pathToFileURL(file).href, import.meta.url);
+}
+
+/**
+ * The definition a scenario module exports by default. A TypeScript file compiled as CommonJS
+ * (a project without `"type": "module"`) arrives wrapped once more: `{ default: { default } }`.
+ */
+export function defaultExport(module: unknown): unknown {
+  const outer = (module as { default?: unknown } | null)?.default;
+  const inner = (outer as { default?: unknown; __esModule?: unknown } | null | undefined)?.default;
+  const looksWrapped = outer !== null && typeof outer === 'object' && !('steps' in outer) && inner !== undefined;
+  return looksWrapped ? inner : outer;
+}
