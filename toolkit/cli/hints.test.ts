@@ -82,9 +82,11 @@ describe('hints that work when followed literally', () => {
 
   it('inspect of a recording folder outside recordings/ names a record command that works from here', async () => {
     expect((await nestcast('record', 'hello-child', '--recordings', 'elsewhere')).status).toBe(0);
+    // Half a recording (calls without meta.json) is CASSETTE_INVALID, never served as if whole.
     await rm(join(project, 'elsewhere', 'hello-child', 'meta.json'));
     const inspect = await nestcast('inspect', 'elsewhere/hello-child');
-    expect(inspect.out).toContain('Record one with: nestcast record hello-child --recordings elsewhere');
+    expect(inspect.out).toContain('CASSETTE_INVALID');
+    expect(inspect.out).toContain('re-record with: nestcast record hello-child --recordings elsewhere');
     await follow(inspect.out);
     expect((await nestcast('inspect', 'elsewhere/hello-child')).status).toBe(0);
   });

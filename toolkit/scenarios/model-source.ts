@@ -199,10 +199,12 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const merged: Cassette = { ...own, provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const exchanges = await protocol.exchanges();
+      // A session the script does not know gets the model server's 404: the misfit is the cause to show, not that failed call.
+      const misfits = server ? scriptMisfits(scenario, server.report().sessions) : [];
       const failures: Error[] = [
         ...(await readChildRefusals(outbox)),
-        ...unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem)),
-        ...(server ? scriptMisfits(scenario, server.report().sessions) : []),
+        ...misfits,
+        ...(misfits.length > 0 ? [] : unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem))),
       ];
       const save = async (dir: string): Promise<SaveResult> => {
         // Protocol exchanges are scanned for the same keys plus every key-like variable the children could see.

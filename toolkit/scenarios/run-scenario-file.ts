@@ -2,7 +2,7 @@ import { loadScenario } from './load-scenarios.js';
 import type { RunScenarioOptions, ScenarioReport } from './run-scenario.js';
 import { ScenarioError } from './scenario-error.js';
 import { failOnDrain } from './verdict/event-loop-drain.js';
-import { scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
+import { DEFAULT_SCENARIO_TIMEOUT_S, scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
 import { runScenarioToVerdict } from './verdict/run-to-verdict.js';
 
 /**
@@ -32,7 +32,8 @@ export async function runScenarioFile(dir: string, name: string, options: RunSce
  * drained loop) nor hold a worker forever: the import gets the runner's time limit too.
  */
 async function importWithinLimits(dir: string, name: string, timeout: number | undefined) {
-  const deadline = scenarioDeadline(scenarioTimeout(undefined, timeout));
+  // The import is not the scenario's run: its limit is never below the default, whatever --timeout says.
+  const deadline = scenarioDeadline(Math.max(scenarioTimeout(undefined, timeout), DEFAULT_SCENARIO_TIMEOUT_S));
   try {
     const timedOut = deadline.interrupted.then((interruption): never => {
       throw new ScenarioError('SCENARIO_TIMEOUT', `importing its file ${interruption.message}`);

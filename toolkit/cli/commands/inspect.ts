@@ -3,6 +3,7 @@ import { loadCassette } from '../../cassette/load-cassette.js';
 import { summarizeRequest } from '../../cassette/request-summary.js';
 import { summarizeResponse } from '../../cassette/response-summary.js';
 import type { CassetteCall } from '../../cassette/types.js';
+import { ambiguityLines } from '../ambiguity-lines.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
@@ -56,14 +57,7 @@ export const inspectCommand: Command = {
     if (cassette.normalise && cassette.normalise.length > 0) {
       lines.push('', `  normalise  ${cassette.normalise.map((rule) => JSON.stringify(rule)).join(', ')}`);
     }
-    for (const ambiguity of cassette.ambiguities ?? []) {
-      const calls = ambiguity.candidates.map((call) => `${call.name} call ${call.id} of "${call.lineage}"`).join(' and ');
-      lines.push(
-        '',
-        `  ${p.bold('AMBIGUOUS_CHILD')} session "${ambiguity.lineage}" matched ${calls} equally and was filed under the first.`,
-        '    Fix: give those calls different arguments, or name the child with the x-session-lineage header or withLineage.',
-      );
-    }
+    for (const ambiguity of cassette.ambiguities ?? []) lines.push('', ...ambiguityLines([ambiguity], p));
     io.stdout(`${lines.join('\n')}\n`);
     return 0;
   },

@@ -1,6 +1,8 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { META_FILE } from '../../cassette/lineage-file.js';
+import { loadCassette } from '../../cassette/load-cassette.js';
+import { ambiguityLines } from '../ambiguity-lines.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { runScenarioToVerdict } from '../../scenarios/verdict/run-to-verdict.js';
 import type { Command } from '../command.js';
@@ -105,6 +107,11 @@ async function recordAll(
     reports.push(report);
     htmlReport.add(report);
     io.stdout(progressLine(report, p));
+    if (report.passed) {
+      // A saved recording keeps its ambiguities in meta.json; the record is where the user can still fix them.
+      const { ambiguities = [] } = await loadCassette(join(recordingsDir, scenario.name));
+      for (const line of ambiguityLines(ambiguities, p, '    ')) io.stdout(`${line}\n`);
+    }
   }
   if (reports.length === 0) {
     io.stdout('nothing to record: every scenario has a recording\n');
