@@ -8,6 +8,8 @@ export interface NockDefinitionOut {
   readonly status: number;
   readonly response: string;
   readonly rawHeaders: Readonly<Record<string, string>>;
+  /** Ignored by nock: which session and call this was, and the request, so `nestcast import` gives them back. */
+  readonly _nestcast: { readonly lineage: string; readonly call: number; readonly request: string };
 }
 
 /** What nock cannot hold, said by the command and the docs. */
@@ -18,15 +20,16 @@ export const NOCK_LIMITS =
 /**
  * A nock fixture serving the plan's calls in order. No `body` is given: nock compares bodies
  * byte for byte or as exact JSON, and a client's transport fields (`stream_options`) are not
- * part of a canonical request.
+ * part of a canonical request. The request rides in `_nestcast`, which nock ignores.
  */
 export function toNockDefinitions(plan: ExportPlan): NockDefinitionOut[] {
-  return plan.calls.map(({ url, wire }) => ({
+  return plan.calls.map(({ lineage, call, url, wire }) => ({
     scope: url.origin,
     method: 'POST',
     path: `${url.pathname}${url.search}`,
     status: wire.status,
     response: wire.responseBody,
     rawHeaders: wire.headers,
+    _nestcast: { lineage, call, request: wire.requestBody },
   }));
 }

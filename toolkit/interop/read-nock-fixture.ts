@@ -1,3 +1,4 @@
+import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import type { JsonSchema } from '../../harness/schema.js';
 import { compileChecker } from '../cassette/validators.js';
 import type { HttpExchange } from './http-exchange.js';
@@ -15,6 +16,8 @@ interface NockDefinition {
   readonly headers?: Readonly<Record<string, string | readonly string[]>>;
   readonly reqheaders?: Readonly<Record<string, string | readonly string[]>>;
   readonly responseIsBinary?: boolean;
+  /** Written by `nestcast export --to nock`: the session, call and request nock itself does not keep. */
+  readonly _nestcast?: { readonly lineage?: string; readonly request?: string };
 }
 
 const headerMap = {
@@ -34,6 +37,7 @@ const definitionSchema: JsonSchema = {
     headers: headerMap,
     reqheaders: headerMap,
     responseIsBinary: { type: 'boolean' },
+    _nestcast: { type: 'object', properties: { lineage: { type: 'string', minLength: 1 }, request: { type: 'string' } } },
   },
 };
 
@@ -62,8 +66,8 @@ function exchangeOf(definition: NockDefinition, index: number, file: string): Ht
     index,
     method: (definition.method ?? 'GET').toUpperCase(),
     url,
-    requestHeaders: headersOf(definition.reqheaders),
-    requestBody: bodyText(definition.body),
+    requestHeaders: { ...headersOf(definition.reqheaders), ...(definition._nestcast?.lineage ? { [LINEAGE_HEADER]: definition._nestcast.lineage } : {}) },
+    requestBody: definition.body === undefined ? (definition._nestcast?.request ?? '') : bodyText(definition.body),
     status: definition.status ?? 200,
     responseHeaders: headersOf(definition.rawHeaders ?? definition.headers),
     responseBody: responseText(definition, index, file),

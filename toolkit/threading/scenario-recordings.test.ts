@@ -2,23 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { loadCassette } from '../cassette/load-cassette.js';
 import type { Cassette } from '../cassette/types.js';
 import { listScenarios } from '../scenarios/load-scenarios.js';
-import { replyOfResponse } from './reply-of-response.js';
+import { callOrder } from '../interop/call-order.js';
 import { threadCalls, type FlatCall } from './thread-calls.js';
 
-/**
- * The calls of a recording in an order the run could have made them: each session's calls in
- * order, the children of a call's tool calls (in call order) run to the end before its next call.
- */
-function runOrder(cassette: Cassette, lineage = 'main'): (FlatCall & { lineage: string })[] {
-  const out: (FlatCall & { lineage: string })[] = [];
-  for (const call of cassette.calls[lineage] ?? []) {
-    out.push({ lineage, request: call.request ?? {}, response: call.response });
-    for (const toolCall of replyOfResponse(call.response)?.toolCalls ?? []) {
-      const child = `${lineage}/${toolCall.id}`;
-      if (cassette.calls[child]) out.push(...runOrder(cassette, child));
-    }
-  }
-  return out;
+/** The calls of a recording in an order the run could have made them (the order an export writes). */
+function runOrder(cassette: Cassette): (FlatCall & { lineage: string })[] {
+  return callOrder(cassette).map(({ lineage, value }) => ({ lineage, request: value.request ?? {}, response: value.response }));
 }
 
 describe('our own scenarios without the lineage header', async () => {
