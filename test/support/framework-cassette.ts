@@ -5,6 +5,7 @@ import { startModelServer } from '../../toolkit/model-server/model-server.js';
 import type { Normalisation } from '../../toolkit/normalisation/types.js';
 import { createRecordingFetch, type RecordReport } from '../../toolkit/record/recording-fetch.js';
 import { createReplayingFetch, type ReplayReport } from '../../toolkit/replay/replaying-fetch.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * Shared fixture of the framework proofs: record a framework's run against `nestcast model-server`
@@ -21,18 +22,6 @@ export function jitteringFetch(inner: typeof globalThis.fetch, random: () => num
   return async (input, init) => {
     await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * (max + 1))));
     return inner(input, init);
-  };
-}
-
-/** A seeded generator (mulberry32): a failing run is reproduced from the seed it printed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -7,6 +7,7 @@ import { makeScenarioProject } from '../../test/support/scenario-project.js';
 import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { withoutTiming } from '../cassette/call-lines.js';
 import { recoverInterruptedSwaps } from './recover-swaps.js';
+import { seededRandom } from '../../test/support/seeded-random.js';
 
 /** `KILL_TRIES=500 KILL_SEED=42 npx vitest run toolkit/recording-folder/kill-record.cli.test.ts` for a longer or repeated run. */
 const TRIES = Math.max(50, Number(process.env['KILL_TRIES'] ?? 50) || 50);
@@ -32,18 +33,6 @@ export default {
   },
 };
 `;
-
-/** mulberry32: the same seed gives the same kill points. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function snapshot(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -86,7 +75,7 @@ interface Trial {
 
 /** Each attempt's choices come from the seed and its number alone, so a failing attempt replays alone. */
 function trial(attempt: number, fullRunMs: number): Trial {
-  const next01 = random(SEED + attempt * 7919);
+  const next01 = seededRandom(SEED + attempt * 7919);
   const signal: NodeJS.Signals = next01() < 0.3 ? 'SIGTERM' : 'SIGKILL';
   const roll = next01();
   const point: KillPoint = roll < 0.3 ? 'anywhere' : roll < 0.6 ? 'while building' : 'at the swap';

@@ -1,3 +1,4 @@
+import { PAGE_STYLE } from './page-style.js';
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -23,3 +24,16 @@ export const DATA_ELEMENT_ID = 'nestcast-report';
 
 /** No request of any kind leaves the page: everything it needs is inline. */
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/** The opening of every report page up to `</head>`: the CSP that forbids every request, the inlined style. */
+export function pageHead(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}</style>
+</head>`;
+}

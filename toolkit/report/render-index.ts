@@ -1,5 +1,4 @@
-import { CONTENT_SECURITY_POLICY, DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs } from './html.js';
-import { PAGE_STYLE } from './page-style.js';
+import { DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs, pageHead } from './html.js';
 import type { ReportIndexData } from './types.js';
 
 /** The index page: one row per scenario with its verdict, counts and duration, linking its page. */
@@ -12,15 +11,7 @@ export function renderIndexPage(data: ReportIndexData): string {
     const result = entry.passed === null ? '<td>– not run</td>' : entry.passed ? '<td class="result-pass">✓ pass</td>' : '<td class="result-fail">✗ FAIL</td>';
     return `<tr data-scenario="${escapeHtml(entry.name)}"><td><a href="${escapeHtml(encodeURI(entry.file))}">${escapeHtml(entry.name)}</a></td>${result}<td class="num">${entry.sessions}</td><td class="num">${entry.modelCalls}</td><td class="num">${entry.durationMs === null ? '–' : escapeHtml(formatMs(entry.durationMs))}</td><td>${entry.firstFailure === null ? '' : `${escapeHtml(entry.firstFailure)}${entry.failures > 1 ? ` (+${entry.failures - 1} more)` : ''}`}</td></tr>`;
   });
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
-<title>${escapeHtml(`${failed > 0 ? `✗ ${failed} failed · ` : ''}nestcast report`)}</title>
-<style>${PAGE_STYLE}</style>
-</head>
+  return `${pageHead(`${failed > 0 ? `✗ ${failed} failed · ` : ''}nestcast report`)}
 <body>
 <header><h1>nestcast report</h1><p class="meta" id="summary">${escapeHtml(summary)}</p></header>
 <main>

@@ -1,6 +1,5 @@
-import { CONTENT_SECURITY_POLICY, DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs } from './html.js';
+import { DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs, pageHead } from './html.js';
 import { PAGE_SCRIPT } from './page-script.js';
-import { PAGE_STYLE } from './page-style.js';
 import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportToolCall } from './types.js';
 
 const ROW_PX = 26;
@@ -19,15 +18,7 @@ export function renderScenarioPage(data: ReportData, options: { readonly indexHr
   const verdict = scenario.passed === null ? ['none', 'NOT RUN'] : scenario.passed ? ['pass', '✓ PASSED'] : ['fail', '✗ FAILED'];
   const counts = `${data.sessions.length} session${data.sessions.length === 1 ? '' : 's'} · ${scenario.modelCalls} model call${scenario.modelCalls === 1 ? '' : 's'}`;
   const timing = scenario.timing === 'run' ? 'time axis: this run’s clock' : 'time axis: the recording’s timing';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
-<title>${escapeHtml(`${scenario.passed === false ? '✗ ' : ''}${scenario.name} · nestcast report`)}</title>
-<style>${PAGE_STYLE}</style>
-</head>
+  return `${pageHead(`${scenario.passed === false ? '✗ ' : ''}${scenario.name} · nestcast report`)}
 <body>
 <header>
 ${options.indexHref === undefined ? '' : `<p class="meta"><a href="${escapeHtml(options.indexHref)}">← all scenarios</a></p>`}
