@@ -1,21 +1,28 @@
-export { assertProviderLifecycle, checkProviderLifecycle } from './check-provider-lifecycle.js';
+// `nestcast/fuzz`: the provider lifecycle conformance suite. The public list, reviewed; the CLI, the built-in
+// fixtures, the toy provider and the mutants stay importable by path inside this repository. docs/api.md lists
+// it, and a test holds the two together.
+
+// Running the suite on a provider, and reading what it found.
+export { checkProviderLifecycle } from './check-provider-lifecycle.js';
+export { assertProviderLifecycle } from './check-provider-lifecycle.js';
 export { formatConformanceFailure } from './format-failure.js';
-export { FuzzError, type FuzzErrorCode } from './fuzz-error.js';
-export { FUZZ_HELP, FUZZ_PROVIDERS, fuzzMain, type FuzzIo } from './fuzz-main.js';
-export { acpFactory, FUZZ_ACP_AGENT } from './factories/acp-factory.js';
-export { forkFactory, spawnFactory } from './factories/in-process-factories.js';
-export { mockFactory } from './factories/mock-factory.js';
-export { SCHEDULED_MODEL, scheduledModel } from './factories/scheduled-model.js';
-export { ToyChildren, toyFactory, ToyProvider, ToyRun, type ToyContext } from './toy-provider.js';
-export { expectedCells, formatCoverage, type Act, type CoverageCell } from './coverage.js';
-export { HIJACKED, InjectedListenerFailure, isListenerFailure } from './lifecycle-recorder.js';
-export type {
-  ConformanceFailure,
-  ConformanceReport,
-  FixtureContext,
-  LifecycleCheckOptions,
-  LifecycleViolation,
-  LiveThing,
-  ProviderFactory,
-  ProviderFixture,
-} from './types.js';
+export { FuzzError } from './fuzz-error.js';
+export type { FuzzErrorCode } from './fuzz-error.js';
+export type { LifecycleCheckOptions } from './types.js';
+export type { ConformanceReport } from './types.js';
+export type { ConformanceFailure } from './types.js';
+export type { LifecycleViolation } from './types.js';
+
+// Writing a fixture for your provider.
+export type { ProviderFactory } from './types.js';
+export type { ProviderFixture } from './types.js';
+export type { FixtureContext } from './types.js';
+export type { LiveThing } from './types.js';
+export type { ChildOutcome } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+export { scheduledModel } from './factories/scheduled-model.js';
+
+// Coverage: which phase x act cells the schedules reached.
+export { expectedCells } from './coverage.js';
+export { formatCoverage } from './coverage.js';
+export type { Act } from './coverage.js';
+export type { CoverageCell } from './coverage.js';
