@@ -6,6 +6,7 @@ const libraries = {
   'providers/index': 'providers/index.ts',
   'toolkit/index': 'toolkit/index.ts',
   vitest: 'toolkit/vitest/index.ts',
+  fuzz: 'toolkit/fuzz/index.ts',
 };
 
 export default defineConfig({
