@@ -3,8 +3,8 @@ export type { CreateSessionOptions, LoadedSessionLog, RecoveredTail, ResumedSess
 export { SessionStore } from './session-store.js';
 export { parseSessionLog, serializeSessionLine, serializeSessionLog } from './jsonl.js';
 export { assertInvariants, checkInvariants, INVARIANT_RULES } from './invariants.js';
-export type { InvariantOptions, InvariantRule, UncheckedLog, Violation } from './invariants.js';
+export type { InvariantOptions, InvariantRule, Violation } from './invariants.js';
 export { balancedPrefix } from './balanced-prefix.js';
 export { childLineage, lineageProblem, ordinalSpawnedBy } from './lineage.js';
-export { eventShapeProblem, SESSION_EVENT_TYPES } from './event-shape.js';
+export { eventShapeProblem } from './event-shape.js';
 export { headerProblems } from './header-shape.js';

@@ -1,4 +1,4 @@
-export { acpProvider, createAcpProvider, type AcpProviderContext } from './acp-provider.js';
+export { acpProvider, createAcpProvider } from './acp-provider.js';
 export {
   ACP_CONFIG_DEFAULTS,
   resolveAcpProviderConfig,
@@ -7,9 +7,9 @@ export {
   type PermissionPolicy,
   type ResolvedAcpProviderConfig,
 } from './acp-provider-config.js';
-export { childEnv, type NestcastChildVariables } from './child-env.js';
+export { childEnv } from './child-env.js';
 export { subagentStopReason } from './stop-reason.js';
 export { spawnAcpChild } from './acp-child-process.js';
 export type { AcpChannel, ChannelSpec, ChildExit, FrameListener, OpenAcpChannel } from './acp-channel.js';
 export type { FrameDirection, JunkReport } from './frame-stream.js';
-export type { DisposeGraces, Termination, TerminationStep } from './terminate-child.js';
+export type { DisposeGraces, Termination } from './terminate-child.js';

@@ -1,7 +1,7 @@
-export { AcpCassetteError, type AcpCassetteErrorCode } from './acp-cassette-error.js';
-export { checkExchange, exchangeSchema } from './exchange-schema.js';
+export { AcpCassetteError } from './acp-cassette-error.js';
+export { checkExchange } from './exchange-schema.js';
 export { loadAcpCassette } from './load-acp-cassette.js';
 export { ProtocolRecorder } from './protocol-recorder.js';
-export { ProtocolReplay, type ProtocolReplayOptions } from './replay-channel.js';
+export { ProtocolReplay } from './replay-channel.js';
 export * from './types.js';
 export { exchangeFile, writeAcpCassette } from './write-acp-cassette.js';

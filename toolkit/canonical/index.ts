@@ -4,8 +4,6 @@ export {
   requestContent,
   readRequest,
   fingerprintOf,
-  RAW_BODY_FIELD,
-  TRANSPORT_ONLY_FIELDS,
   type CanonicalRequest,
 } from './canonical-request.js';
 export { firstDivergence, type Divergence } from './first-divergence.js';

@@ -1,2 +1,2 @@
-export { CASSETTE_MODES, RECORD_VARIABLE, resolveCassetteMode, type CassetteMode } from './cassette-mode.js';
+export { resolveCassetteMode, type CassetteMode } from './cassette-mode.js';
 export { openCassette, type CassetteOptions, type CassetteSession } from './open-cassette.js';

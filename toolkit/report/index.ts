@@ -3,9 +3,9 @@ export { recordingReportInput, runReportInput, type ScenarioRun } from './report
 export { withRecordedTimes } from './recorded-clock.js';
 export { renderScenarioPage } from './render-page.js';
 export { renderIndexPage } from './render-index.js';
-export { checkReportData, checkReportIndex, reportDataSchema, reportIndexSchema } from './report-schema.js';
-export { ReportError, type ReportErrorCode } from './report-error.js';
+export { checkReportData, checkReportIndex } from './report-schema.js';
+export { ReportError } from './report-error.js';
 export { DATA_ELEMENT_ID } from './html.js';
-export { INDEX_FILE, writeReport, type WrittenReport } from './write-report.js';
+export { writeReport } from './write-report.js';
 export { writeReportFiles, type ReportFile, type WriteReportOptions } from './write-report-files.js';
 export * from './types.js';

@@ -29,7 +29,7 @@ import unknownResultShape from './unknown-result-shape.js';
 import unsafeChildDepth from './unsafe-child-depth.js';
 
 export { clearLeakedTimers } from './timer-outlives-dispose.js';
-export { mutant, toyMutant, toyRunMutant, type Mutant } from './mutant.js';
+export { mutant, toyMutant, toyRunMutant } from './mutant.js';
 
 /** The mutation set: deliberately broken providers (and seams), one flaw each; the lifecycle suite must catch every one. */
 export const MUTANTS: readonly Mutant[] = [
