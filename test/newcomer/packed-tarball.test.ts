@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../../toolkit/model-server/model-server.js';
 import { docSnippet } from '../support/doc-snippet.js';
+import { documentedNames, valueNames } from '../support/public-api.js';
 import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 // The newcomer's path, for real: the packed tarball installed into fresh projects of both module
@@ -109,5 +110,19 @@ describe('the packed tarball', () => {
     expect(listed).toEqual(expect.arrayContaining(['package/README.md', 'package/docs/vitest.md', 'package/docs/scenarios.md', 'package/dist/cli.js']));
     const manifest = JSON.parse(await readFile(join(projects.esm, 'node_modules', 'nestcast', 'package.json'), 'utf8')) as { keywords?: string[] };
     expect(manifest.keywords).toEqual(expect.arrayContaining(['vitest', 'record-replay']));
+  });
+
+  it('serves every subpath of "exports" with its types file, and at run time exactly the values docs/api.md lists', async () => {
+    const installed = join(projects.esm, 'node_modules', 'nestcast');
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+    for (const entry of Object.values(manifest.exports)) expect((await stat(join(installed, entry.types))).isFile()).toBe(true);
+    // nestcast/vitest extends vitest's `test` as it loads, so only vitest can load it: the vitest run above does.
+    const plain = Object.keys(manifest.exports).filter((subpath) => subpath !== './vitest');
+    const script = `const out = {}; for (const s of ${JSON.stringify(plain)}) out[s] = Object.keys(await import('nestcast' + s.slice(1))).sort(); console.log('EXPORTS ' + JSON.stringify(out));`;
+    const printed = (await sh(projects.esm, 'node', ['--input-type=module', '-e', script])).split('\n').find((line) => line.startsWith('EXPORTS ')) ?? '';
+    const loaded = JSON.parse(printed.slice('EXPORTS '.length)) as Record<string, string[]>;
+    const doc = await readFile(join(REPO, 'docs', 'api.md'), 'utf8');
+    expect(Object.keys(loaded)).toEqual(plain);
+    for (const subpath of plain) expect(loaded[subpath], subpath).toEqual(valueNames(documentedNames(doc, subpath)).sort());
   });
 });
