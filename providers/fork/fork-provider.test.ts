@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
 import { balancedPrefix } from '../../harness/session/balanced-prefix.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
-import { callTool, createScriptedRuntime, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
-import { subagentsService, type SubagentService } from '../seam/subagent-service.js';
+import { createProviderKit } from '../../test/support/provider-kit.js';
+import { callTool, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
+import type { SubagentService } from '../seam/subagent-service.js';
 import { ALL_START_CAPABILITIES } from '../seam/types.js';
 import { spawnProvider } from '../spawn/spawn-provider.js';
 import { subagentTool } from '../tool/subagent-tool.js';
@@ -14,12 +15,12 @@ let service: SubagentService;
 let parent: Agent;
 
 beforeEach(async () => {
-  fx = await createScriptedRuntime();
-  await fx.runtime.use(subagentsService);
-  await fx.runtime.use(forkProvider);
-  await fx.runtime.use(subagentTool, { provider: 'fork' });
-  service = fx.runtime.find('subagents') as SubagentService;
-  parent = await fx.createAgent();
+  ({ fx, service, parent } = await createProviderKit({
+    load: async (runtime) => {
+      await runtime.use(forkProvider);
+      await runtime.use(subagentTool, { provider: 'fork' });
+    },
+  }));
 });
 afterEach(() => fx.close());
 

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { ToolDefinition } from '../../harness/tools/types.js';
-import { callTool, createScriptedRuntime, hang, httpError, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
+import { createProviderKit } from '../../test/support/provider-kit.js';
+import { callTool, hang, httpError, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
 import type { SubagentService } from '../seam/subagent-service.js';
-import { subagentsService } from '../seam/subagent-service.js';
 import type { SubagentStartRequest } from '../seam/types.js';
 import { spawnProvider } from '../spawn/spawn-provider.js';
 import { STRUCTURED_OUTPUT_INSTRUCTION } from './child-system-prompt.js';
@@ -14,11 +14,7 @@ let service: SubagentService;
 let parent: Agent;
 
 beforeEach(async () => {
-  fx = await createScriptedRuntime();
-  await fx.runtime.use(subagentsService);
-  await fx.runtime.use(spawnProvider);
-  service = fx.runtime.find('subagents') as SubagentService;
-  parent = await fx.createAgent({ model: 'parent-model' });
+  ({ fx, service, parent } = await createProviderKit({ load: (runtime) => runtime.use(spawnProvider), parent: { model: 'parent-model' } }));
 });
 afterEach(() => fx.close());
 

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
-import { createScriptedRuntime, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
-import { subagentsService, type SubagentService } from '../seam/subagent-service.js';
+import { createProviderKit } from '../../test/support/provider-kit.js';
+import type { ScriptedRuntime } from '../../test/support/scripted-runtime.js';
+import type { SubagentService } from '../seam/subagent-service.js';
 import type { SubagentResult, SubagentStartRequest } from '../seam/types.js';
 import { mockProvider } from './mock-provider.js';
 import { mockScript } from './mock-script.js';
@@ -12,10 +13,7 @@ let service: SubagentService;
 let parent: Agent;
 
 beforeEach(async () => {
-  fx = await createScriptedRuntime();
-  await fx.runtime.use(subagentsService);
-  service = fx.runtime.find('subagents') as SubagentService;
-  parent = await fx.createAgent();
+  ({ fx, service, parent } = await createProviderKit());
 });
 afterEach(() => fx.close());
 

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
+import { createProviderKit } from '../../test/support/provider-kit.js';
 import { createScriptedRuntime, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
 import { mockProvider } from '../mock/mock-provider.js';
 import { mockScript, type MockScript } from '../mock/mock-script.js';
 import type { SubagentRunEndInfo, SubagentRunInfo } from './events.js';
-import { SubagentService, subagentsService } from './subagent-service.js';
+import type { SubagentService } from './subagent-service.js';
 import { NO_START_CAPABILITIES, type StartCapability, type SubagentStartRequest } from './types.js';
 
 let fx: ScriptedRuntime;
@@ -12,10 +13,7 @@ let service: SubagentService;
 let parent: Agent;
 
 beforeEach(async () => {
-  fx = await createScriptedRuntime();
-  await fx.runtime.use(subagentsService);
-  service = fx.runtime.find('subagents') as SubagentService;
-  parent = await fx.createAgent();
+  ({ fx, service, parent } = await createProviderKit());
 });
 afterEach(() => fx.close());
 
