@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus } from './event-bus.js';
-import { createMemoryLogger } from './logger.js';
+import { createMemoryLogger, type Logger } from './logger.js';
 
 interface TestEvents {
   ping: { n: number };
 }
 
-const flush = () => new Promise((resolve) => setImmediate(resolve));
+/** A memory logger and a promise that settles once it has `count` lines: each contained failure is reported by one warning. */
+function loggerAwaiting(count: number): { readonly logger: Logger & { readonly lines: readonly string[] }; readonly logged: Promise<void> } {
+  const memory = createMemoryLogger();
+  let reached!: () => void;
+  const logged = new Promise<void>((resolve) => (reached = resolve));
+  const warn = (message: string): void => {
+    memory.warn(message);
+    if (memory.lines.length === count) reached();
+  };
+  return { logger: { ...memory, warn }, logged };
+}
 
 describe('EventBus', () => {
   it('delivers an event to every listener in subscription order', () => {
@@ -33,20 +43,21 @@ describe('EventBus', () => {
   });
 
   it('contains a listener whose promise rejects', async () => {
-    const bus = new EventBus<TestEvents>(createMemoryLogger());
+    const { logger, logged } = loggerAwaiting(1);
+    const bus = new EventBus<TestEvents>(logger);
     const seen: number[] = [];
     bus.on('ping', async () => {
       throw new Error('late boom');
     });
     bus.on('ping', ({ n }) => void seen.push(n));
     bus.emit('ping', { n: 2 });
-    await flush();
+    await logged;
     expect(seen).toEqual([2]);
     expect(bus.containedFailures()).toHaveLength(1);
   });
 
   it('contains any thrown value, a revoked Proxy and an Error whose message getter throws included, sync or async', async () => {
-    const logger = createMemoryLogger();
+    const { logger, logged } = loggerAwaiting(6);
     const bus = new EventBus<TestEvents>(logger);
     const revoked = (): unknown => {
       const { proxy, revoke } = Proxy.revocable({}, {});
@@ -68,7 +79,7 @@ describe('EventBus', () => {
     }
     bus.on('ping', ({ n }) => void seen.push(n));
     expect(() => bus.emit('ping', { n: 3 })).not.toThrow();
-    await flush();
+    await logged;
     expect(seen).toEqual([3]);
     expect(bus.containedFailures()).toHaveLength(6);
     expect(logger.lines.every((line) => line.includes('listener of "ping" failed (contained)'))).toBe(true);

@@ -225,7 +225,9 @@ describe('Session.append', () => {
 
   it('contains a throwing or rejecting listener: the append succeeds, later listeners run, the failure is reported', async () => {
     const session = await store.create({ lineage: 'main' });
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let bothReported!: () => void;
+    const reported = new Promise<void>((resolve) => (bothReported = resolve));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => void (errors.mock.calls.length === 2 && bothReported()));
     const later: number[] = [];
     session.onAppend(() => {
       throw new Error('listener bug');
@@ -235,7 +237,7 @@ describe('Session.append', () => {
     });
     session.onAppend((event) => later.push(event.seq));
     const stored = session.append(say('a'));
-    await new Promise((resolve) => setImmediate(resolve));
+    await reported;
     expect(stored.seq).toBe(0);
     expect(later).toEqual([0]);
     expect(session.events).toHaveLength(1);

@@ -338,6 +338,9 @@ describe('promises the seam keeps at its edges', () => {
     const heard: { event: string; runId: string; lineage: string }[] = [];
     fx.runtime.events.on('subagent/start', (info) => void heard.push({ event: 'start', runId: info.runId, lineage: info.lineage }));
     fx.runtime.events.on('subagent/end', (info) => void heard.push({ event: 'end', runId: info.runId, lineage: info.lineage }));
+    const bothEnded = new Promise<void>((resolve) =>
+      fx.runtime.events.on('subagent/end', () => void (heard.filter((h) => h.event === 'end').length === 2 && resolve())),
+    );
     fx.script('main/c1', say('first'), say('second'));
     const run = await start();
     await run.result;
@@ -345,7 +348,7 @@ describe('promises the seam keeps at its edges', () => {
     await next.result;
     await next.dispose();
     await run.dispose();
-    await new Promise((resolve) => setImmediate(resolve));
+    await bothEnded;
     expect(heard.map((h) => h.event)).toEqual(['start', 'end', 'start', 'end']);
     expect(new Set(heard.map((h) => h.lineage))).toEqual(new Set(['main/c1']));
     expect(heard[0]?.runId).toBe(heard[1]?.runId);

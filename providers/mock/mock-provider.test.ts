@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
 import { createProviderKit } from '../../test/support/provider-kit.js';
 import type { ScriptedRuntime } from '../../test/support/scripted-runtime.js';
@@ -25,15 +25,26 @@ async function load(behaviours: MockBehaviour[] | ((request: SubagentStartReques
   return { script, unload };
 }
 
-/** Whether the promise has settled by the time already-queued timers and microtasks ran. */
-async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+/**
+ * Whether `promise` has settled once `act` ran and a fake clock moved `ms` on, firing every timer
+ * due by then; the clock then runs the timers left and gives way to the real one. No real time
+ * passes: the answer depends on the timers the run set, not on how fast the machine is.
+ */
+async function settledAfter(promise: Promise<unknown>, ms: number, act: () => void = () => undefined): Promise<boolean> {
   let settled = false;
   void promise.then(
     () => (settled = true),
     () => (settled = true),
   );
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  return settled;
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    act();
+    await vi.advanceTimersByTimeAsync(ms);
+    return settled;
+  } finally {
+    await vi.runAllTimersAsync();
+    vi.useRealTimers();
+  }
 }
 
 describe('the mock provider', () => {
@@ -78,7 +89,7 @@ describe('the mock provider', () => {
   it('hangs until cancelled, then settles aborted with its partial output', async () => {
     await load([{ kind: 'hang', output: 'partial' }]);
     const run = await start();
-    expect(await settledYet(run.result)).toBe(false);
+    expect(await settledAfter(run.result, 60_000)).toBe(false);
     run.cancel('enough');
     expect(await run.result).toEqual({ output: 'partial', stopReason: 'aborted', diagnostic: 'enough' });
     await run.dispose();
@@ -87,8 +98,7 @@ describe('the mock provider', () => {
   it('ignores a cancel for a while before settling aborted', async () => {
     await load([{ kind: 'ignore-cancel', forMs: 20 }]);
     const run = await start();
-    run.cancel();
-    expect(await settledYet(run.result)).toBe(false);
+    expect(await settledAfter(run.result, 19, () => run.cancel())).toBe(false);
     expect(await run.result).toMatchObject({ stopReason: 'aborted' });
     await run.dispose();
   });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
+import { nextEvent } from '../../test/support/next-event.js';
 import { createProviderKit } from '../../test/support/provider-kit.js';
 import { createScriptedRuntime, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
 import { mockProvider } from '../mock/mock-provider.js';
@@ -164,14 +165,20 @@ describe('what the provider receives', () => {
 describe('lifecycle events', () => {
   it('announces start only after the provider fulfils, then end when the result settles, with one run id', async () => {
     const life = recordLifecycle();
-    await loadMock(mockScript([{ kind: 'succeed', output: 'done', readyAfterMs: 20, afterMs: 20 }]));
+    const heardWhenProviderStarted: string[][] = [];
+    await loadMock(
+      mockScript(() => {
+        heardWhenProviderStarted.push([...life.names]);
+        return { kind: 'succeed', output: 'done', readyAfterMs: 20, afterMs: 20 };
+      }),
+    );
     const pending = service.start('mock', request({ spawnedBy: 'call_1' }));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(life.names).toEqual([]);
     const run = await pending;
+    expect(heardWhenProviderStarted).toEqual([[]]);
     expect(life.names).toEqual(['start']);
+    const ended = nextEvent(fx.runtime.events, 'subagent/end');
     await run.result;
-    await Promise.resolve();
+    await ended;
     expect(life.names).toEqual(['start', 'end']);
     expect(life.starts[0]).toEqual({ runId: expect.any(String), provider: 'mock', childId: run.id, parentId: parent.id, lineage: 'main/call_1' });
     expect(life.ends[0]).toEqual({ ...life.starts[0], stopReason: 'completed', lastAssistantMessage: 'done' });
@@ -180,11 +187,12 @@ describe('lifecycle events', () => {
 
   it('emits start before end, once each, when the result settled before start returned', async () => {
     const life = recordLifecycle();
+    const ended = nextEvent(fx.runtime.events, 'subagent/end');
     await loadMock(mockScript([{ kind: 'succeed', output: 'instant' }]));
     const run = await service.start('mock', request());
     await run.result;
     await run.dispose();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await ended;
     expect(life.names).toEqual(['start', 'end']);
   });
 
@@ -193,15 +201,18 @@ describe('lifecycle events', () => {
     ['a start aborted before ready', { kind: 'succeed', readyAfterMs: 10_000 } as const, 'ABORTED'],
   ])('emits nothing for %s, and the provider left nothing alive', async (_what, behaviour, code) => {
     const life = recordLifecycle();
-    const script = mockScript([behaviour]);
+    const script = mockScript([behaviour, { kind: 'succeed' }]);
     await loadMock(script);
     const controller = new AbortController();
     const pending = service.start('mock', request({ signal: controller.signal }));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code });
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(life.names).toEqual([]);
     expect(script.alive).toBe(0);
+    // A later run's end on the same bus comes after anything the refused start could still emit.
+    const later = await service.start('mock', request());
+    await later.dispose();
+    expect(life.starts.map((info) => info.childId)).toEqual([later.id]);
+    expect(life.names).toEqual(['start', 'end']);
   });
 
   it('reports a rejected result as an end with stop reason error and no message', async () => {
@@ -227,11 +238,12 @@ describe('lifecycle events', () => {
       throw new Error('end boom');
     });
     fx.runtime.events.on('subagent/end', () => void heard.push('end'));
+    const ended = nextEvent(fx.runtime.events, 'subagent/end');
     await loadMock(mockScript([{ kind: 'succeed', output: 'fine' }]));
     const run = await service.start('mock', request());
     expect(await run.result).toMatchObject({ stopReason: 'completed', output: 'fine' });
     await run.dispose();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await ended;
     expect(heard).toEqual(['start', 'end']);
     expect(fx.runtime.events.containedFailures().map((failure) => (failure.error as Error).message).sort()).toEqual(['async boom', 'end boom', 'sync boom']);
   });
@@ -242,22 +254,24 @@ describe('lifecycle events', () => {
       (info as { stopReason: string }).stopReason = 'hacked';
     });
     fx.runtime.events.on('subagent/end', (info) => void seen.push(info.stopReason));
+    const ended = nextEvent(fx.runtime.events, 'subagent/end');
     await loadMock(mockScript([{ kind: 'succeed', output: 'kept' }]));
     const run = await service.start('mock', request());
     const result = await run.result;
     await run.dispose();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await ended;
     expect(result).toEqual({ output: 'kept', stopReason: 'completed' });
     expect(seen).toEqual(['completed']);
   });
 
   it('omits lastAssistantMessage when the child produced no output', async () => {
     const life = recordLifecycle();
+    const ended = nextEvent(fx.runtime.events, 'subagent/end');
     await loadMock(mockScript([{ kind: 'succeed' }]));
     const run = await service.start('mock', request());
     await run.result;
     await run.dispose();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await ended;
     expect(life.ends[0]).not.toHaveProperty('lastAssistantMessage');
   });
 });
