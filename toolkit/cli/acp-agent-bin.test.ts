@@ -6,10 +6,10 @@ import { acpProvider } from '../../providers/acp/acp-provider.js';
 import { subagentsService } from '../../providers/seam/subagent-service.js';
 import { subagentTool } from '../../providers/tool/subagent-tool.js';
 import { callTool, createScriptedRuntime, say } from '../../test/support/scripted-runtime.js';
-import { checkInvariants } from '../session/invariants.js';
-import { parseSessionLog } from '../session/jsonl.js';
+import { checkInvariants } from '../../harness/session/invariants.js';
+import { parseSessionLog } from '../../harness/session/jsonl.js';
 
-const BIN = fileURLToPath(new URL('../../toolkit/cli/bin.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('./bin.ts', import.meta.url));
 /** Absolute, because the child runs in the parent session's cwd, where `--import tsx` would not resolve. */
 const TSX = import.meta.resolve('tsx');
 

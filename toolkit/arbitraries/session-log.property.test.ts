@@ -1,14 +1,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { fuzzRuns } from '../../toolkit/arbitraries/fuzz-runs.js';
-import { anyInvalidLogArbitrary, invalidLogArbitrary } from '../../toolkit/arbitraries/invalid-log-arbitrary.js';
-import { sessionLogArbitrary } from '../../toolkit/arbitraries/session-log-arbitrary.js';
+import { fuzzRuns } from './fuzz-runs.js';
+import { anyInvalidLogArbitrary, invalidLogArbitrary } from './invalid-log-arbitrary.js';
+import { sessionLogArbitrary } from './session-log-arbitrary.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
-import { balancedPrefix } from './balanced-prefix.js';
-import { checkInvariants, INVARIANT_RULES } from './invariants.js';
-import { parseSessionLog, serializeSessionLog } from './jsonl.js';
-import { SessionStore } from './session-store.js';
-import type { SessionEvent } from './types.js';
+import { balancedPrefix } from '../../harness/session/balanced-prefix.js';
+import { checkInvariants, INVARIANT_RULES } from '../../harness/session/invariants.js';
+import { parseSessionLog, serializeSessionLog } from '../../harness/session/jsonl.js';
+import { SessionStore } from '../../harness/session/session-store.js';
+import type { SessionEvent } from '../../harness/session/types.js';
 
 const runs = { numRuns: fuzzRuns(300) };
 

@@ -1,9 +1,11 @@
+// The frame stream of providers/acp, tested here because its property's run count is the toolkit's
+// FUZZ_RUNS knob, and a provider test imports nothing of toolkit/.
 import { PassThrough } from 'node:stream';
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { fuzzRuns } from '../../toolkit/arbitraries/fuzz-runs.js';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
-import { frameStream } from './frame-stream.js';
+import { frameStream } from '../../providers/acp/frame-stream.js';
 
 const frame = fc.record({ jsonrpc: fc.constant('2.0' as const), method: fc.constantFrom('session/update', 'x/y'), params: fc.record({ text: fc.string() }) });
 const junk = fc.oneof(
