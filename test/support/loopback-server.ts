@@ -1,5 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { listenClosable } from '../../harness/http/listen-closable.js';
+import { readBody } from '../../harness/http/read-body.js';
 
 /** How a response ended, as the server saw it: fully sent, or its connection closed first. */
 export type ResponseOutcome = 'completed' | 'closed-early';
@@ -26,7 +27,6 @@ export interface LoopbackServer {
 /** A real HTTP server on 127.0.0.1 with an ephemeral port, recording every request it answers. */
 export async function startLoopbackServer(handler: LoopbackHandler): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     void readBody(req).then(async (body) => {
       const request: RecordedRequest = {
@@ -45,33 +45,8 @@ export async function startLoopbackServer(handler: LoopbackHandler): Promise<Loo
       }
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
+  const { address, close } = await listenClosable(server);
+  return { url: `http://127.0.0.1:${address.port}`, requests, close };
 }
 
 /** One step of a scripted response. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenClosable } from '../../harness/http/listen-closable.js';
+import { readBody } from '../../harness/http/read-body.js';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { compileScript } from '../authored/compile-script.js';
 import type { AuthoredScript, AuthoredTurn } from '../authored/types.js';
@@ -72,12 +73,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   /** Which session each request in flight was filed under, by our own request id. */
   const filedAs = new Map<string, string>();
   let requestIds = 0;
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => void answer(req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
@@ -116,11 +112,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
+  const { address, close } = await listenClosable(server, { host: options.host, port: options.port });
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
@@ -139,11 +131,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       calls[lineage] = compileScript(script, { eventDelay, source: `(turns added to session "${lineage}")` }).calls[lineage] ?? [];
       turns.set(lineage, all);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -164,13 +152,4 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
