@@ -1,12 +1,11 @@
 import { defineScenario } from '../toolkit/scenarios/index.js';
-import { PY_ACP_AGENT } from './acp-python-child.scenario.js';
+import { pythonChild } from './fixtures/python-acp-child.js';
 
 export default defineScenario({
   name: 'acp-python-cancel',
   description:
     'The user cancels while the Python ACP agent is mid-prompt: session/cancel is served from the protocol cassette and the recorded agent answers cancelled, as it did.',
-  providers: [{ kind: 'acp', command: 'python3', args: [PY_ACP_AGENT, 'until-cancel'], cassette: 'protocol' }],
-  subagentTools: [{ provider: 'acp', toolName: 'subagent_py', maxDepth: 'provider-managed', enableRunInBackground: false }],
+  ...pythonChild('until-cancel'),
   agent: { system: 'You are a coordinator.' },
   steps: [{ prompt: 'Ask the Python agent to count slowly.', cancel: { afterChildStart: { lineage: 'main/call_py' } } }],
   script: {

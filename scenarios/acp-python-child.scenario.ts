@@ -1,15 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import { defineScenario } from '../toolkit/scenarios/index.js';
-
-/** A third-party ACP agent: Python, standard library only, its own HTTP client. */
-export const PY_ACP_AGENT = fileURLToPath(new URL('./fixtures/py-acp-agent.py', import.meta.url));
+import { pythonChild } from './fixtures/python-acp-child.js';
 
 export default defineScenario({
   name: 'acp-python-child',
   description:
     'A child that is an independent program (Python, its own urllib HTTP client to the loopback model): recorded at the ACP protocol level, replayed in process without starting python3.',
-  providers: [{ kind: 'acp', command: 'python3', args: [PY_ACP_AGENT, 'answer'], cassette: 'protocol' }],
-  subagentTools: [{ provider: 'acp', toolName: 'subagent_py', maxDepth: 'provider-managed', enableRunInBackground: false }],
+  ...pythonChild('answer'),
   agent: { system: 'You are a coordinator. Delegate to the Python agent.' },
   steps: [{ prompt: 'Ask the Python agent for a prime between 20 and 30.' }],
   script: {

@@ -1,12 +1,11 @@
 import { defineScenario } from '../toolkit/scenarios/index.js';
-import { PY_ACP_AGENT } from './acp-python-child.scenario.js';
+import { pythonChild } from './fixtures/python-acp-child.js';
 
 export default defineScenario({
   name: 'acp-python-crash',
   description:
     'The Python ACP agent crashes mid-prompt after its first chunk: replayed from the protocol cassette, the tool result keeps the partial output, the exit code and the stderr tail.',
-  providers: [{ kind: 'acp', command: 'python3', args: [PY_ACP_AGENT, 'crash'], cassette: 'protocol' }],
-  subagentTools: [{ provider: 'acp', toolName: 'subagent_py', maxDepth: 'provider-managed', enableRunInBackground: false }],
+  ...pythonChild('crash'),
   agent: { system: 'You are a coordinator.' },
   steps: [{ prompt: 'Ask the Python agent for the first five primes.' }],
   script: {

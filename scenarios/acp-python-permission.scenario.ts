@@ -1,12 +1,11 @@
 import { defineScenario } from '../toolkit/scenarios/index.js';
-import { PY_ACP_AGENT } from './acp-python-child.scenario.js';
+import { pythonChild } from './fixtures/python-acp-child.js';
 
 export default defineScenario({
   name: 'acp-python-permission',
   description:
     'The Python ACP agent asks permission before answering; the provider allows it. Replay checks the recorded permission answer and plays the rest of the turn.',
-  providers: [{ kind: 'acp', command: 'python3', args: [PY_ACP_AGENT, 'ask-permission'], cassette: 'protocol', permission: 'allow' }],
-  subagentTools: [{ provider: 'acp', toolName: 'subagent_py', maxDepth: 'provider-managed', enableRunInBackground: false }],
+  ...pythonChild('ask-permission', { permission: 'allow' }),
   agent: { system: 'You are a coordinator.' },
   steps: [{ prompt: 'Have the Python agent write its answer down.' }],
   script: {

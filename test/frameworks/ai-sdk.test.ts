@@ -1,10 +1,10 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { AuthoredScript } from '../../toolkit/authored/types.js';
-import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
-import { recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { expectReplaysToGive, recordFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { useTempDir } from '../support/use-temp-dir.js';
 
 /** `streamText` with two tools whose `execute` runs a nested `generateText` sub-agent; both called in one step. */
 const research: FrameworkRun<string> = async (fetch, baseURL) => {
@@ -44,17 +44,11 @@ const script: AuthoredScript = {
   },
 };
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('ai-sdk-');
-});
-afterAll(async () => {
-  await removeTempDir(dir);
-});
+const dir = useTempDir('ai-sdk-');
 
 describe('Vercel AI SDK, parallel sub-agent tools, no lineage in user code', () => {
   test('a streamed parent and non-streaming children record and replay 50 times with random delays and 0 failures', async () => {
-    const recorded = await recordFramework({ script, dir, run: research, seed: 21 });
+    const recorded = await recordFramework({ script, dir: dir.path, run: research, seed: 21 });
     expect(recorded.result).toBe('Sunny; eat at the harbour.');
     expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/call_food', 'main/call_weather']);
     const main = recorded.cassette.calls['main'] ?? [];
@@ -62,8 +56,6 @@ describe('Vercel AI SDK, parallel sub-agent tools, no lineage in user code', () 
     expect('body' in (recorded.cassette.calls['main/call_food']?.[0]?.response ?? {})).toBe(true);
     expect(JSON.stringify(main[1]?.request)).toContain('The harbour grill.');
 
-    const { results, failures } = await replayFramework({ cassette: recorded.cassette, run: research, times: 50, seed: 2000 });
-    expect(failures).toEqual([]);
-    expect(new Set(results)).toEqual(new Set(['Sunny; eat at the harbour.']));
+    await expectReplaysToGive('Sunny; eat at the harbour.', { cassette: recorded.cassette, run: research, times: 50, seed: 2000 });
   });
 });

@@ -1,12 +1,12 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { AuthoredScript } from '../../toolkit/authored/types.js';
 import type { NormalisationRule } from '../../toolkit/normalisation/types.js';
-import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
-import { recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { expectReplaysToGive, recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { useTempDir } from '../support/use-temp-dir.js';
 
 /**
  * LangChain.js: a parent model with tools bound, each tool a sub-agent (its own ChatOpenAI call),
@@ -62,17 +62,11 @@ const script: AuthoredScript = {
 
 const normalise: readonly NormalisationRule[] = [{ replace: '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z', with: '<now>' }];
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('langchain-');
-});
-afterAll(async () => {
-  await removeTempDir(dir);
-});
+const dir = useTempDir('langchain-');
 
 describe('LangChain.js, tool sub-agents with a time in their prompt, no lineage in user code', () => {
   test('recorded with a normalisation rule (saved in meta.json), it replays 50 times with random delays and 0 failures', async () => {
-    const recorded = await recordFramework({ script, dir, run: coordinate, seed: 31, normalise: { rules: normalise } });
+    const recorded = await recordFramework({ script, dir: dir.path, run: coordinate, seed: 31, normalise: { rules: normalise } });
     expect(recorded.result).toBe('Dune (1965) is a classic.');
     expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/call_history', 'main/call_review']);
     expect(recorded.cassette.normalise).toEqual(normalise);
@@ -80,13 +74,11 @@ describe('LangChain.js, tool sub-agents with a time in their prompt, no lineage 
     expect(JSON.stringify(recorded.cassette.calls['main/call_history']?.[0]?.request)).toContain('Current time: <now>.');
 
     // Replay reads the rule from meta.json: the test passes none.
-    const { results, failures } = await replayFramework({ cassette: recorded.cassette, run: coordinate, times: 50, seed: 3000 });
-    expect(failures).toEqual([]);
-    expect(new Set(results)).toEqual(new Set(['Dune (1965) is a classic.']));
+    await expectReplaysToGive('Dune (1965) is a classic.', { cassette: recorded.cassette, run: coordinate, times: 50, seed: 3000 });
   });
 
   test('without the rule the replay fails with REQUEST_MISMATCH at the time, advising a normalisation rule', async () => {
-    const recorded = await recordFramework({ script, dir, run: coordinate, seed: 32, normalise: { rules: normalise } });
+    const recorded = await recordFramework({ script, dir: dir.path, run: coordinate, seed: 32, normalise: { rules: normalise } });
     const { normalise: _dropped, ...withoutRule } = recorded.cassette;
     const { failures } = await replayFramework({ cassette: withoutRule, run: coordinate, times: 1, seed: 4000 });
     expect(failures).toHaveLength(1);

@@ -1,9 +1,9 @@
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { AuthoredScript } from '../../toolkit/authored/types.js';
-import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
-import { recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { expectReplaysToGive, recordFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { useTempDir } from '../support/use-temp-dir.js';
 
 setTracingDisabled(true);
 
@@ -46,17 +46,11 @@ const script: AuthoredScript = {
   },
 };
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('agents-sdk-');
-});
-afterAll(async () => {
-  await removeTempDir(dir);
-});
+const dir = useTempDir('agents-sdk-');
 
 describe('OpenAI Agents SDK, agents as tools, no lineage in user code', () => {
   test('recorded against the model server from a script keyed by derived lineages, it replays 50 times with random delays and 0 failures', async () => {
-    const recorded = await recordFramework({ script, dir, run: orchestrate, seed: 11 });
+    const recorded = await recordFramework({ script, dir: dir.path, run: orchestrate, seed: 11 });
     expect(recorded.result).toBe('Done: 4, 700, and a haiku.');
     expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/call_haiku', 'main/call_sum_large', 'main/call_sum_small']);
     expect(recorded.served).toEqual(Object.entries(recorded.cassette.calls).map(([lineage, calls]) => ({ lineage, consumed: calls.length, total: calls.length })).sort((a, b) => (a.lineage < b.lineage ? -1 : 1)));
@@ -67,8 +61,6 @@ describe('OpenAI Agents SDK, agents as tools, no lineage in user code', () => {
     expect(childCall('main/call_haiku')).toContain('Waves fold');
     expect(childCall('main/call_sum_large')).toContain('300+400');
 
-    const { results, failures } = await replayFramework({ cassette: recorded.cassette, run: orchestrate, times: 50, seed: 1000 });
-    expect(failures).toEqual([]);
-    expect(new Set(results)).toEqual(new Set(['Done: 4, 700, and a haiku.']));
+    await expectReplaysToGive('Done: 4, 700, and a haiku.', { cassette: recorded.cassette, run: orchestrate, times: 50, seed: 1000 });
   });
 });

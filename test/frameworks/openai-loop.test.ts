@@ -1,10 +1,10 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { AuthoredScript } from '../../toolkit/authored/types.js';
 import { main as cli } from '../../toolkit/cli/main.js';
-import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
-import { recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { expectReplaysToGive, recordFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import { useTempDir } from '../support/use-temp-dir.js';
 
 const delegate: ChatCompletionTool = {
   type: 'function',
@@ -71,17 +71,11 @@ const script: AuthoredScript = {
   },
 };
 
-let dir: string;
-beforeAll(async () => {
-  dir = await makeTempDir('openai-loop-');
-});
-afterAll(async () => {
-  await removeTempDir(dir);
-});
+const dir = useTempDir('openai-loop-');
 
 describe('a hand-written parent/child loop over the openai SDK', () => {
   test('the keyless model server serves each child its own script, and the recording replays 50 times with 0 failures', async () => {
-    const recorded = await recordFramework({ script, dir, run: orchestrate, seed: 41 });
+    const recorded = await recordFramework({ script, dir: dir.path, run: orchestrate, seed: 41 });
     expect(recorded.result).toBe('Both reports are in.');
     expect(recorded.served).toEqual([
       { lineage: 'main', consumed: 2, total: 2 },
@@ -92,9 +86,7 @@ describe('a hand-written parent/child loop over the openai SDK', () => {
     expect(mainSecond).toContain('Sales are up.');
     expect(mainSecond).toContain('Costs are flat.');
 
-    const { results, failures } = await replayFramework({ cassette: recorded.cassette, run: orchestrate, times: 50, seed: 5000 });
-    expect(failures).toEqual([]);
-    expect(new Set(results)).toEqual(new Set(['Both reports are in.']));
+    await expectReplaysToGive('Both reports are in.', { cassette: recorded.cassette, run: orchestrate, times: 50, seed: 5000 });
   });
 });
 
@@ -115,7 +107,7 @@ describe('a child two open tool calls match equally', () => {
         'main/call_b': [{ text: 'Sales are up.' }],
       },
     };
-    const recorded = await recordFramework({ script: twins, dir, run: orchestrate, seed: 42 });
+    const recorded = await recordFramework({ script: twins, dir: dir.path, run: orchestrate, seed: 42 });
     expect(recorded.result).toBe('Done twice.');
     expect(recorded.report.ambiguities).toHaveLength(1);
     expect(recorded.report.ambiguities[0]?.message).toMatch(/delegate call call_a of "main" and delegate call call_b of "main"[\s\S]*x-session-lineage/);
@@ -123,8 +115,8 @@ describe('a child two open tool calls match equally', () => {
       { lineage: 'main/call_a', candidates: [{ lineage: 'main', id: 'call_a', name: 'delegate' }, { lineage: 'main', id: 'call_b', name: 'delegate' }] },
     ]);
     let out = '';
-    const io = { stdout: (text: string) => void (out += text), stderr: () => undefined, env: { NO_COLOR: '1' }, cwd: dir, color: false };
-    expect(await cli(['inspect', dir], io)).toBe(0);
+    const io = { stdout: (text: string) => void (out += text), stderr: () => undefined, env: { NO_COLOR: '1' }, cwd: dir.path, color: false };
+    expect(await cli(['inspect', dir.path], io)).toBe(0);
     expect(out).toContain('AMBIGUOUS_CHILD session "main/call_a" matched delegate call call_a of "main" and delegate call call_b of "main"');
     expect(out).toContain('Fix: give those calls different arguments');
   });

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { AuthoredScript } from '../../toolkit/authored/types.js';
 import { loadCassette } from '../../toolkit/cassette/load-cassette.js';
 import type { Cassette } from '../../toolkit/cassette/types.js';
@@ -54,14 +55,16 @@ export async function recordFramework<T>(options: {
   }
 }
 
-/** Replays `times` runs from one cassette, each with its own jitter seed; returns what each run produced and its failures. */
-export async function replayFramework<T>(options: {
+export interface ReplayFrameworkOptions<T> {
   readonly cassette: Cassette;
   readonly run: FrameworkRun<T>;
   readonly times: number;
   readonly seed: number;
   readonly normalise?: Normalisation;
-}): Promise<{ results: T[]; failures: string[] }> {
+}
+
+/** Replays `times` runs from one cassette, each with its own jitter seed; returns what each run produced and its failures. */
+export async function replayFramework<T>(options: ReplayFrameworkOptions<T>): Promise<{ results: T[]; failures: string[] }> {
   const results: T[] = [];
   const failures: string[] = [];
   for (let i = 0; i < options.times; i++) {
@@ -74,4 +77,11 @@ export async function replayFramework<T>(options: {
     }
   }
   return { results, failures };
+}
+
+/** The proof every framework test ends with: `times` replays (see `replayFramework`), none failed, and each produced `expected`. */
+export async function expectReplaysToGive<T>(expected: T, options: ReplayFrameworkOptions<T>): Promise<void> {
+  const { results, failures } = await replayFramework(options);
+  expect(failures).toEqual([]);
+  expect(new Set(results)).toEqual(new Set([expected]));
 }
