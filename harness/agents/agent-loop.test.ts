@@ -54,21 +54,25 @@ async function useModel(responses: readonly LoopbackHandler[]): Promise<Loopback
   return server;
 }
 
-function slowTool(name: string, log: string[], ms: number): ToolDefinition<{ q: string }> {
+/**
+ * A tool that logs its start, holds until `release` settles (default: never) or its call is
+ * aborted, then logs its end; `ended` settles after that. The test, not a timer, orders the tools.
+ */
+function heldTool(name: string, log: string[], release: Promise<unknown> = new Promise(() => undefined)): ToolDefinition<{ q: string }> & { readonly ended: Promise<void> } {
+  let ended!: () => void;
   return {
     name,
     description: `Looks up ${name}.`,
     parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    ended: new Promise<void>((resolve) => (ended = resolve)),
     execute: async ({ q }, { signal }) => {
       log.push(`start ${name}`);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
+        void release.then(() => resolve());
+        signal.addEventListener('abort', () => resolve());
       });
       log.push(`end ${name}`);
+      ended();
       return `${name}:${q}`;
     },
   };
@@ -87,8 +91,10 @@ describe('the agent loop over a loopback model', () => {
       say('Sunny in Paris, calm in Rome.'),
     ]);
     const log: string[] = [];
-    runtime.tools.register(slowTool('weather', log, 30));
-    runtime.tools.register(slowTool('news', log, 10));
+    // Weather holds until news has ended: run one after the other, the turn would never end.
+    const news = heldTool('news', log, Promise.resolve());
+    runtime.tools.register(heldTool('weather', log, news.ended));
+    runtime.tools.register(news);
     const session = await runtime.sessions.create({ lineage: 'main' });
     const agent = runtime.agents.create({ session, system: 'You are terse.' });
 
@@ -117,7 +123,7 @@ describe('the agent loop over a loopback model', () => {
       callTools({ id: 'c2', name: 'weather', args: '{"q":"b"}' }),
       say('never reached'),
     ]);
-    runtime.tools.register(slowTool('weather', [], 0));
+    runtime.tools.register(heldTool('weather', [], Promise.resolve()));
     const session = await runtime.sessions.create();
     const agent = runtime.agents.create({ session, maxSteps: 2 });
 
@@ -131,8 +137,8 @@ describe('the agent loop over a loopback model', () => {
   it('closes an aborted turn with every open tool call answered', async () => {
     await useModel([callTools({ id: 'slow_1', name: 'weather', args: '{"q":"x"}' }, { id: 'slow_2', name: 'news', args: '{"q":"y"}' })]);
     const started: string[] = [];
-    runtime.tools.register(slowTool('weather', started, 60_000));
-    runtime.tools.register(slowTool('news', started, 60_000));
+    runtime.tools.register(heldTool('weather', started));
+    runtime.tools.register(heldTool('news', started));
     const session = await runtime.sessions.create();
     const agent = runtime.agents.create({ session });
     const abort = new AbortController();
@@ -199,7 +205,7 @@ describe('the agent loop over a loopback model', () => {
   it('answers a tool call with invalid JSON arguments with an error result and lets the model recover', async () => {
     const model = await useModel([callTools({ id: 'bad', name: 'weather', args: '{"q": nope' }), say('Sorry, retrying is pointless.')]);
     const log: string[] = [];
-    runtime.tools.register(slowTool('weather', log, 0));
+    runtime.tools.register(heldTool('weather', log, Promise.resolve()));
     const session = await runtime.sessions.create();
 
     const outcome = await runtime.agents.create({ session }).run('go');
