@@ -6,7 +6,7 @@ interface TestEvents {
   ping: { n: number };
 }
 
-/** A memory logger and a promise that settles once it has `count` lines: each contained failure is reported by one warning. */
+/** A memory logger, and a promise that settles once it has `count` lines: a contained failure is one warning. */
 function loggerAwaiting(count: number): { readonly logger: Logger & { readonly lines: readonly string[] }; readonly logged: Promise<void> } {
   const memory = createMemoryLogger();
   let reached!: () => void;

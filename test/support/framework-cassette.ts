@@ -79,7 +79,7 @@ export async function replayFramework<T>(options: ReplayFrameworkOptions<T>): Pr
   return { results, failures };
 }
 
-/** The proof every framework test ends with: `times` replays (see `replayFramework`), none failed, and each produced `expected`. */
+/** What every framework proof ends with: `times` replays (`replayFramework`), none failed, each produced `expected`. */
 export async function expectReplaysToGive<T>(expected: T, options: ReplayFrameworkOptions<T>): Promise<void> {
   const { results, failures } = await replayFramework(options);
   expect(failures).toEqual([]);
