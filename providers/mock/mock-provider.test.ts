@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
+import { onFakeClock, settledFlag } from '../../test/support/fake-clock.js';
 import { createProviderKit } from '../../test/support/provider-kit.js';
 import type { ScriptedRuntime } from '../../test/support/scripted-runtime.js';
 import type { SubagentService } from '../seam/subagent-service.js';
@@ -25,26 +26,14 @@ async function load(behaviours: MockBehaviour[] | ((request: SubagentStartReques
   return { script, unload };
 }
 
-/**
- * Whether `promise` has settled once `act` ran and a fake clock moved `ms` on, firing every timer
- * due by then; the clock then runs the timers left and gives way to the real one. No real time
- * passes: the answer depends on the timers the run set, not on how fast the machine is.
- */
-async function settledAfter(promise: Promise<unknown>, ms: number, act: () => void = () => undefined): Promise<boolean> {
-  let settled = false;
-  void promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  try {
+/** Whether `promise` has settled once `act` ran and a fake clock moved `ms` on (see `onFakeClock`). */
+function settledAfter(promise: Promise<unknown>, ms: number, act: () => void = () => undefined): Promise<boolean> {
+  const settled = settledFlag(promise);
+  return onFakeClock(async () => {
     act();
     await vi.advanceTimersByTimeAsync(ms);
-    return settled;
-  } finally {
-    await vi.runAllTimersAsync();
-    vi.useRealTimers();
-  }
+    return settled();
+  });
 }
 
 describe('the mock provider', () => {

@@ -144,8 +144,8 @@ describe('recording', () => {
   test('a connection dropped mid-stream is recorded as a network failure keeping the events before the cut', async () => {
     server = await startLoopbackServer(async (_req, res) => {
       streamHeaders(res);
-      res.write(sseFrames([chunk('partial')], { done: false }));
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Cut once the partial frame is handed to the socket: it travels ahead of the close.
+      await new Promise<void>((resolve) => res.write(sseFrames([chunk('partial')], { done: false }), () => resolve()));
       res.socket?.destroy();
     });
     const fetch = createRecordingFetch();

@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import { onFakeClock, settledFlag } from '../../test/support/fake-clock.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
 import { chatBody, chatRequest, sampleCassette, textStream } from '../cassette/testing/sample-cassette.js';
 import { withLineage } from '../lineage/lineage-scope.js';
@@ -118,15 +119,20 @@ describe('serving a recording', () => {
   test('a call the caller cancelled while recording is held open after its events until the live caller aborts too', async () => {
     const partial = { status: 200, headers: {}, events: [{ delay: 1, data: '{"n":1}' }] };
     const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'aborted', message: 'aborted', partial } } }] }));
-    const controller = new AbortController();
-    const [url, init] = firstMainCall();
-    const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
-    await reader.read();
-    const next = reader.read();
-    const state = await Promise.race([next.then(() => 'settled', () => 'settled'), new Promise((r) => setTimeout(r, 30, 'pending'))]);
-    expect(state).toBe('pending');
-    controller.abort();
-    await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+    await onFakeClock(async () => {
+      const controller = new AbortController();
+      const [url, init] = firstMainCall();
+      const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
+      const first = reader.read();
+      await vi.advanceTimersByTimeAsync(1);
+      await first;
+      const next = reader.read();
+      const settled = settledFlag(next);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(settled()).toBe(false);
+      controller.abort();
+      await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+    });
   });
 });
 
@@ -140,15 +146,18 @@ describe('timing', () => {
 
   test('recorded timing holds an event back for its recorded delay', async () => {
     const fetch = createReplayingFetch(slow(), { timing: 'recorded' });
-    const controller = new AbortController();
-    const [url, init] = firstMainCall();
-    const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
-    await reader.read();
-    const second = reader.read();
-    const state = await Promise.race([second.then(() => 'arrived', () => 'arrived'), new Promise((r) => setTimeout(r, 30, 'waiting'))]);
-    expect(state).toBe('waiting');
-    controller.abort();
-    await second.catch(() => undefined);
+    await onFakeClock(async () => {
+      const controller = new AbortController();
+      const [url, init] = firstMainCall();
+      const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
+      await reader.read();
+      const second = reader.read();
+      const arrived = settledFlag(second);
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(arrived()).toBe(false);
+      controller.abort();
+      await second.catch(() => undefined);
+    });
   });
 
   test('scaled timing shortens the recorded delays', async () => {
