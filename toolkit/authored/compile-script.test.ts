@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import { onFakeClock, settledFlag } from '../../test/support/fake-clock.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { compileScript } from './compile-script.js';
 import { splitArguments, splitText } from './split-text.js';
@@ -74,16 +75,19 @@ describe('compiled streams', () => {
 
   test('a hang streams its text and then holds the stream open until the caller aborts', async () => {
     const fetch = createReplayingFetch(compileScript({ lineages: { main: [{ hang: { text: 'Still working' } }] } }));
-    const caller = new AbortController();
-    const response = await fetch('http://127.0.0.1:1/chat/completions', { method: 'POST', body: '{}', signal: caller.signal });
-    const reader = response.body!.getReader();
-    let text = '';
-    while (!text.includes('working')) text += new TextDecoder().decode((await reader.read()).value);
-    const next = reader.read();
-    const pending = await Promise.race([next.then(() => 'read'), new Promise((resolve) => setImmediate(() => resolve('pending')))]);
-    expect(pending).toBe('pending');
-    caller.abort();
-    await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+    await onFakeClock(async () => {
+      const caller = new AbortController();
+      const response = await fetch('http://127.0.0.1:1/chat/completions', { method: 'POST', body: '{}', signal: caller.signal });
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!text.includes('working')) text += new TextDecoder().decode((await reader.read()).value);
+      const next = reader.read();
+      const settled = settledFlag(next);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(settled()).toBe(false);
+      caller.abort();
+      await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+    });
   });
 
   test('a reset before the response rejects the fetch like a refused connection', async () => {
