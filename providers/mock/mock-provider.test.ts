@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
-import { onFakeClock, settledFlag } from '../../test/support/fake-clock.js';
+import { onFakeClock, settlesWithin } from '../../test/support/fake-clock.js';
 import { createProviderKit } from '../../test/support/provider-kit.js';
 import type { ScriptedRuntime } from '../../test/support/scripted-runtime.js';
 import type { SubagentService } from '../seam/subagent-service.js';
@@ -26,13 +26,11 @@ async function load(behaviours: MockBehaviour[] | ((request: SubagentStartReques
   return { script, unload };
 }
 
-/** Whether `promise` has settled once `act` ran and a fake clock moved `ms` on (see `onFakeClock`). */
+/** Whether `promise` settles once `act` ran and a fake clock moved `ms` on (see `onFakeClock`). */
 function settledAfter(promise: Promise<unknown>, ms: number, act: () => void = () => undefined): Promise<boolean> {
-  const settled = settledFlag(promise);
   return onFakeClock(async () => {
     act();
-    await vi.advanceTimersByTimeAsync(ms);
-    return settled();
+    return settlesWithin(ms, promise);
   });
 }
 

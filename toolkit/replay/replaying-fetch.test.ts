@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import { onFakeClock, settledFlag } from '../../test/support/fake-clock.js';
+import { onFakeClock, settlesWithin } from '../../test/support/fake-clock.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
 import { chatBody, chatRequest, sampleCassette, textStream } from '../cassette/testing/sample-cassette.js';
 import { withLineage } from '../lineage/lineage-scope.js';
@@ -127,9 +127,7 @@ describe('serving a recording', () => {
       await vi.advanceTimersByTimeAsync(1);
       await first;
       const next = reader.read();
-      const settled = settledFlag(next);
-      await vi.advanceTimersByTimeAsync(60_000);
-      expect(settled()).toBe(false);
+      expect(await settlesWithin(60_000, next)).toBe(false);
       controller.abort();
       await expect(next).rejects.toMatchObject({ name: 'AbortError' });
     });
@@ -152,9 +150,7 @@ describe('timing', () => {
       const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
       await reader.read();
       const second = reader.read();
-      const arrived = settledFlag(second);
-      await vi.advanceTimersByTimeAsync(59_999);
-      expect(arrived()).toBe(false);
+      expect(await settlesWithin(59_999, second)).toBe(false);
       controller.abort();
       await second.catch(() => undefined);
     });
