@@ -22,13 +22,13 @@ export class ModelStreamTap {
 
   /** The same adapter, reporting every event it yields to the listeners of the call's lineage. */
   wrap(adapter: LlmAdapter): LlmAdapter {
-    const tap = this;
+    const listeners = this.listeners;
     return {
       name: adapter.name,
       async *stream(request, options) {
         const lineage = options.lineage ?? 'main';
         for await (const event of adapter.stream(request, options)) {
-          for (const key of [lineage, undefined]) for (const listener of tap.listeners.get(key) ?? []) listener(event, lineage);
+          for (const key of [lineage, undefined]) for (const listener of listeners.get(key) ?? []) listener(event, lineage);
           yield event;
         }
       },

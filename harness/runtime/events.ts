@@ -2,7 +2,6 @@
  * The events of the harness bus. Other layers add theirs by declaration merging
  * (`declare module 'nestcast/harness' { interface HarnessEvents { ... } }`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface HarnessEvents {
   'agent/created': { readonly agentId: string; readonly lineage: string };
   'agent/disposed': { readonly agentId: string; readonly lineage: string };
@@ -11,5 +10,5 @@ export interface HarnessEvents {
 }
 
 /** Services beyond the built-in ones, added by plugins (e.g. `subagents`), by declaration merging. */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface HarnessServices {}

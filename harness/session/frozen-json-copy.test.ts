@@ -21,6 +21,7 @@ describe('frozenJsonCopy', () => {
     ['a Date', { when: new Date(0) }, /value\.when is a Date, not a plain object/],
     ['a Map', [new Map()], /value\[0\] is a Map/],
     ['a bigint', { big: 1n }, /is a bigint/],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the bad input
     ['a sparse array', { list: [1, , 3] }, /value\.list\[1\] is a hole or undefined/],
   ])('refuses %s with INVALID_EVENT naming where it is', (_kind, value, message) => {
     expect(() => frozenJsonCopy(value, 'tool/call data')).toThrow(expect.objectContaining({ code: 'INVALID_EVENT', message: expect.stringMatching(message) }));

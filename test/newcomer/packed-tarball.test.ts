@@ -30,7 +30,7 @@ async function sh(cwd: string, command: string, args: string[], extraEnv: NodeJS
     return stdout + stderr;
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? failed.message}`);
+    throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? failed.message}`, { cause: error });
   }
 }
 

@@ -17,6 +17,7 @@ const script: AuthoredScript = {
   },
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed SSE chunks, probed field by field
 async function chunksOf(response: Response): Promise<Array<Record<string, any>>> {
   const text = await response.text();
   const datas = text.split('\n\n').filter(Boolean).map((frame) => frame.replace(/^data: /, ''));

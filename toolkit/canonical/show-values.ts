@@ -1,5 +1,3 @@
-import type { Json } from './canonical-json.js';
-
 /** Longest a shown value gets before it is cut. */
 export const SHOWN_CHARS = 120;
 /** Characters kept on each side of the first difference of two long strings. */

@@ -25,7 +25,7 @@ function toolNames(tools: unknown): string[] {
 }
 
 function preview(content: unknown): string {
-  const text = typeof content === 'string' ? content : content == null ? '' : JSON.stringify(content);
+  const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}…` : flat;
 }

@@ -38,7 +38,7 @@ export async function runSchedule(factory: ProviderFactory, schedule: LifecycleS
   let fixture: ProviderFixture | undefined;
   let driver: ScheduleDriver | undefined;
   const violations: LifecycleViolation[] = [];
-  let finished = false;
+  let finished: boolean;
   try {
     const subagents = requireSubagents(runtime, 'the lifecycle conformance suite');
     const parent = await createDelegatingParent(runtime, scratch);

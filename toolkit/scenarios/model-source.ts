@@ -9,7 +9,7 @@ import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.j
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import { MODEL_SERVER_STAND_IN, redirectingFetch } from '../record/redirecting-fetch.js';
-import { createReplayingFetch, type ReplayingFetch } from '../replay/replaying-fetch.js';
+import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { unconsumedCalls, type Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import type { OpenAcpChannel } from '../../providers/acp/index.js';

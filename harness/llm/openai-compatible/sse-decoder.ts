@@ -5,7 +5,6 @@ export interface SseMessage {
 }
 
 const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
 const COLON = 0x3a;
 const LOWER_D = 0x64;
