@@ -3,7 +3,7 @@ import { eventShapeProblem, isRecord } from './event-shape.js';
 import { headerProblems } from './header-shape.js';
 import type { SessionEvent, SessionLog } from './types.js';
 
-/** One id per rule of DESIGN §2 "Invariants", plus `event-shape` for a malformed event. */
+/** One id per session rule (listed in docs/architecture.md, "Sessions"), plus `event-shape` for a malformed event. */
 export const INVARIANT_RULES = [
   'header',
   'event-shape',
@@ -197,7 +197,7 @@ class LogWalker {
   }
 }
 
-/** Every way `log` breaks the session rules of DESIGN §2. Pure; never throws, whatever it is given. */
+/** Every way `log` breaks the session rules (docs/architecture.md, "Sessions"). Pure; never throws, whatever it is given. */
 export function checkInvariants(log: UncheckedLog, options: InvariantOptions = {}): Violation[] {
   const violations: Violation[] = [];
   const violate = (rule: InvariantRule, seq: number | null, message: string): void => {

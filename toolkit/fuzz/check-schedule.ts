@@ -21,7 +21,7 @@ export interface ScheduleObservations {
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
-/** The promises of DESIGN §3 checked once every act of the schedule has finished. */
+/** The lifecycle promises (docs/fuzzing.md, "The promises") checked once every act of the schedule has finished. */
 export async function checkSchedule(observed: ScheduleObservations): Promise<LifecycleViolation[]> {
   const { driver } = observed;
   for (const trace of driver.traces) {

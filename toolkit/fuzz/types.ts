@@ -86,7 +86,7 @@ export interface LifecycleCheckOptions {
   readonly settleWaitMs?: number;
 }
 
-/** One broken promise of DESIGN §3, found in one schedule. */
+/** One broken lifecycle promise (docs/fuzzing.md, "The promises"), found in one schedule. */
 export interface LifecycleViolation {
   /** Stable id of the promise, e.g. `start-before-end`, `dispose-leaves-nothing-alive`. */
   readonly promise: string;

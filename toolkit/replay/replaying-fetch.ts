@@ -90,7 +90,7 @@ interface SessionState {
  * A fetch that answers from a cassette and never touches the network. Each session has its own
  * cursor, taken synchronously once its request is read, so concurrent sessions each get their own
  * recording whatever order they call in. A call that names no lineage is threaded by content
- * (DESIGN §6): it continues the session its messages extend, or starts one bound to the recorded
+ * (docs/recording.md, "Which session made the call"): it continues the session its messages extend, or starts one bound to the recorded
  * session hanging from the same tool call.
  */
 export function createReplayingFetch(cassette: Cassette, options: ReplayOptions = {}): ReplayingFetch {

@@ -47,8 +47,8 @@ interface OpenCall {
 const MIN_MATCH = 3;
 
 /**
- * Derives the session of calls that name none, from their content (DESIGN §6 "Threaded
- * sessions"). A call continues the session whose last request plus reply its messages extend
+ * Derives the session of calls that name none, from their content (docs/recording.md, "Which
+ * session made the call"). A call continues the session whose last request plus reply its messages extend
  * (the longest wins), where a reply that asked for tools must be followed by their answers;
  * otherwise it starts one: the child `<parent>/<tool-call id>` of the open tool call whose string
  * argument its newest user message holds (longest match first), or a root (`main`, `main-2`, …).
