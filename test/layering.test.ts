@@ -55,7 +55,10 @@ async function testBreaches(file: string, layers: readonly string[], read: (path
       const top = path.split('/')[0] as string;
       if (layers.includes(top) || knownToolkitEdges[at]?.includes(path)) continue;
       if (top !== 'test') offending.push(`${at} imports ${specifier} (${top}/)${at === file ? '' : `, reached from ${file}`}`);
-      else if (!seen.has(path)) queue.push(path), seen.add(path);
+      else if (!seen.has(path)) {
+        queue.push(path);
+        seen.add(path);
+      }
     }
   }
   return offending;
