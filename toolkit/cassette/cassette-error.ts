@@ -11,7 +11,9 @@ export type CassetteErrorCode =
   | 'NETWORK_ESCAPE'
   | 'SECRET_IN_RECORDING'
   | 'SCRIPT_INVALID'
-  | 'CASSETTE_MODE_INVALID';
+  | 'CASSETTE_MODE_INVALID'
+  /** A file an ACP child left in the run's outbox is not what the runner expects. */
+  | 'OUTBOX_INVALID';
 
 /** The model call a replay failure is about, as data, so a report can point at it. */
 export interface FailedCall {

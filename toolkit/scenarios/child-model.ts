@@ -1,7 +1,6 @@
-import { join } from 'node:path';
-import { writeFilesScanned } from '../secrets/scan-before-write.js';
+import { childCallsFolder, writeRefusal, writeReplayReport } from '../outbox/outbox.js';
+import type { ChildFailure } from '../outbox/types.js';
 import { CHILD_ENV } from './child-variables.js';
-import type { ChildReplayReport } from './model-source.js';
 
 /** The model fetch of an out-of-process child started by a scenario run, and what it leaves behind. */
 export interface ChildModel {
@@ -20,7 +19,6 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   const outbox = env[CHILD_ENV.outbox];
   const lineage = env[CHILD_ENV.lineage] ?? 'main';
   if (mode === undefined || mode === '' || outbox === undefined) return undefined;
-  const tag = encodeURIComponent(lineage);
   // Loaded only here: a child that is not part of a scenario run starts without them.
   const [{ loadCassette }, { installNetworkGuard }, { createRecordingFetch }, { redirectingFetch }, { createReplayingFetch }] = await Promise.all([
     import('../cassette/load-cassette.js'),
@@ -43,7 +41,7 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
         const report = replay.report();
         const escapes = guard.escapes();
         guard.close();
-        const failures: ChildReplayReport['failures'][number][] = report.failures.map((error) => ({
+        const failures: ChildFailure[] = report.failures.map((error) => ({
           code: error.code,
           message: error.message,
           ...(error.failedCall !== undefined ? { failedCall: error.failedCall } : {}),
@@ -56,8 +54,7 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
           }
         }
         const touched = report.sessions.filter((session) => session.consumed > 0 || session.lineage === lineage || session.lineage.startsWith(`${lineage}/`));
-        const childReport: ChildReplayReport = { sessions: touched, failures };
-        await writeFilesScanned([{ path: join(outbox, `replay-${tag}.json`), text: `${JSON.stringify(childReport)}\n` }], { what: 'the replay report' });
+        await writeReplayReport(outbox, lineage, { sessions: touched, failures });
       },
     };
   }
@@ -72,12 +69,10 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
       fetch: recording,
       async finish() {
         try {
-          await recording.save(join(outbox, `calls-${tag}`));
+          await recording.save(childCallsFolder(outbox, lineage));
         } catch (error) {
           // The parent saves the whole recording: it must learn that this part was refused, or it would save without it.
-          const code = (error as { code?: unknown }).code;
-          const refusal = { code: typeof code === 'string' ? code : 'NOT_SAVED', message: (error as Error).message };
-          await writeFilesScanned([{ path: join(outbox, `refused-${tag}.json`), text: `${JSON.stringify(refusal)}\n` }], { what: 'the refusal report' });
+          await writeRefusal(outbox, lineage, error);
           throw error;
         }
       },

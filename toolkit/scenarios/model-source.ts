@@ -1,10 +1,11 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
-import { CassetteError, type FailedCall } from '../cassette/cassette-error.js';
+import { CassetteError } from '../cassette/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
-import type { Cassette, CassetteCall } from '../cassette/types.js';
+import { mergeCassettes } from '../cassette/merge-cassettes.js';
+import type { Cassette } from '../cassette/types.js';
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
@@ -17,6 +18,7 @@ import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
 import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
+import { readChildRecordings, readChildReplays } from '../outbox/outbox.js';
 import { keyLikeEnvSecrets } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
@@ -113,7 +115,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
     fromRecording: cassette.location !== undefined,
     async finish() {
-      const children = await readChildReports(outbox);
+      const children = await readChildReplays(outbox);
       const report = replay.report();
       const failures: Error[] = [...report.failures, ...children.failures, ...protocol.failures()];
       const consumed = new Map<string, Consumption>();
@@ -193,7 +195,9 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     async finish() {
       // Credentials in the base URL (`user:pass@`, `?token=`) are never stored.
       const own = await recording.cassette({ baseUrl: stripUrlCredentials(baseUrl) });
-      const calls: Record<string, readonly CassetteCall[]> = { ...own.calls, ...(await readChildCalls(outbox)) };
+      const children = await readChildRecordings(outbox);
+      const joined = joinChildCalls(own, children.cassettes);
+      const calls = joined.calls;
       const fromScript = server !== undefined && scenario.script !== undefined;
       const provenance = fromScript ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) } : own.provenance;
       const merged: Cassette = { ...own, provenance, calls };
@@ -202,7 +206,8 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       // A session the script does not know gets the model server's 404: the misfit is the cause to show, not that failed call.
       const misfits = server ? scriptMisfits(scenario, server.report().sessions) : [];
       const failures: Error[] = [
-        ...(await readChildRefusals(outbox)),
+        ...children.refusals,
+        ...joined.failures,
         ...misfits,
         ...(misfits.length > 0 ? [] : unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem))),
       ];
@@ -279,55 +284,15 @@ async function cassetteFor(options: ModelSourceOptions, recordHint: string): Pro
   }
 }
 
+/** The parent's calls with its children's; a session two processes recorded is refused, never overwritten. */
+function joinChildCalls(own: Cassette, children: readonly Cassette[]): { calls: Cassette['calls']; failures: Error[] } {
+  try {
+    return { calls: mergeCassettes(own, ...children).calls, failures: [] };
+  } catch (error) {
+    return { calls: own.calls, failures: [error as Error] };
+  }
+}
+
 function hasAuthoredCalls(cassette: Cassette): boolean {
   return Object.values(cassette.calls).some((calls) => calls.some((call) => call.request === null));
-}
-
-/** What a replaying child reported: `<outbox>/replay-*.json`. */
-async function readChildReports(outbox: string): Promise<{ sessions: Consumption[]; failures: Error[] }> {
-  const sessions: Consumption[] = [];
-  const failures: Error[] = [];
-  for (const file of await listFiles(outbox, (name) => name.startsWith('replay-') && name.endsWith('.json'))) {
-    const report = JSON.parse(await readFile(join(outbox, file), 'utf8')) as ChildReplayReport;
-    sessions.push(...report.sessions);
-    for (const failure of report.failures) {
-      const failedCall = failure.failedCall;
-      failures.push(new CassetteError(failure.code as CassetteError['code'], failure.message, failedCall !== undefined ? { failedCall } : undefined));
-    }
-  }
-  return { sessions, failures };
-}
-
-/** What recording children refused to save (a secret in their calls): `<outbox>/refused-*.json`, each failing the parent. */
-async function readChildRefusals(outbox: string): Promise<Error[]> {
-  const refusals: Error[] = [];
-  for (const file of await listFiles(outbox, (name) => name.startsWith('refused-') && name.endsWith('.json'))) {
-    const { code, message } = JSON.parse(await readFile(join(outbox, file), 'utf8')) as { code: string; message: string };
-    refusals.push(new CassetteError(code as CassetteError['code'], `an ACP child refused to save its calls: ${message}`));
-  }
-  return refusals;
-}
-
-/** What recording children saved: each a cassette folder `<outbox>/calls-*`. */
-async function readChildCalls(outbox: string): Promise<Record<string, readonly CassetteCall[]>> {
-  const calls: Record<string, readonly CassetteCall[]> = {};
-  for (const folder of await listFiles(outbox, (name) => name.startsWith('calls-'))) {
-    Object.assign(calls, (await loadCassette(join(outbox, folder))).calls);
-  }
-  return calls;
-}
-
-async function listFiles(dir: string, keep: (name: string) => boolean): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter(keep).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
-/** The file a replaying child leaves in its outbox. */
-export interface ChildReplayReport {
-  readonly sessions: readonly Consumption[];
-  readonly failures: readonly { readonly code: string; readonly message: string; readonly failedCall?: FailedCall }[];
 }
