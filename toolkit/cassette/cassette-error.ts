@@ -13,7 +13,9 @@ export type CassetteErrorCode =
   | 'SCRIPT_INVALID'
   | 'CASSETTE_MODE_INVALID'
   /** A file an ACP child left in the run's outbox is not what the runner expects. */
-  | 'OUTBOX_INVALID';
+  | 'OUTBOX_INVALID'
+  /** The journal of an interrupted recording-folder swap is damaged: recovery moves nothing. */
+  | 'SWAP_JOURNAL_INVALID';
 
 /** The model call a replay failure is about, as data, so a report can point at it. */
 export interface FailedCall {

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SwapJournal } from './replace-folder.js';
 import { isAlive, ownerPid, stagingDirOf } from './staging.js';
+import { JOURNAL_SUFFIX, readSwapJournal } from './swap-journal.js';
 
 /**
  * Finishes or undoes what a killed save left in the staging folder beside `target`: a swap that
@@ -23,15 +23,9 @@ export function recoverInterruptedSwaps(target: string, options: { readonly own?
     const pid = ownerPid(entry);
     return pid !== undefined && (options.own === true && pid === process.pid ? true : !isAlive(pid));
   };
-  for (const entry of entries.filter((name) => name.endsWith('.swap.json') && abandoned(name))) {
+  for (const entry of entries.filter((name) => name.endsWith(JOURNAL_SUFFIX) && abandoned(name))) {
     const file = join(staging, entry);
-    let journal: SwapJournal;
-    try {
-      journal = JSON.parse(readFileSync(file, 'utf8')) as SwapJournal;
-    } catch {
-      rmSync(file, { force: true });
-      continue;
-    }
+    const journal = readSwapJournal(file);
     if (!existsSync(journal.target)) {
       if (existsSync(journal.next)) renameSync(journal.next, journal.target);
       else if (existsSync(journal.old)) renameSync(journal.old, journal.target);
@@ -39,7 +33,7 @@ export function recoverInterruptedSwaps(target: string, options: { readonly own?
     }
     rmSync(file, { force: true });
   }
-  for (const entry of readdirSync(staging).filter((name) => !name.endsWith('.swap.json') && abandoned(name))) {
+  for (const entry of readdirSync(staging).filter((name) => !name.endsWith(JOURNAL_SUFFIX) && abandoned(name))) {
     rmSync(join(staging, entry), { recursive: true, force: true });
   }
   const left = readdirSync(staging).filter((name) => name !== '.gitignore');

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { recoverInterruptedSwaps } from './recover-swaps.js';
 import { ensureStagingDir } from './staging.js';
+import { journalFile as journalFileOf, writeSwapJournal, type SwapJournal } from './swap-journal.js';
 
-/** What an interrupted swap leaves for the next run: which folder was being replaced, by what. */
-export interface SwapJournal {
-  readonly target: string;
-  readonly next: string;
-  readonly old: string;
-}
+export type { SwapJournal } from './swap-journal.js';
 
 /**
  * Replaces the folder `target` whole or not at all: a copy of it (or an empty folder) is built
@@ -23,7 +18,7 @@ export async function replaceFolder(target: string, build: (dir: string) => Prom
   const staging = ensureStagingDir(target);
   const id = `${basename(target)}.${process.pid}.${randomUUID()}`;
   const journal: SwapJournal = { target, next: join(staging, `${id}.next`), old: join(staging, `${id}.old`) };
-  const journalFile = join(staging, `${id}.swap.json`);
+  const journalFile = journalFileOf(staging, id);
   try {
     // A copy, so files the new recording leaves as they were keep their bytes.
     await cp(target, journal.next, { recursive: true, errorOnExist: true, force: false }).catch(async (error: NodeJS.ErrnoException) => {
@@ -36,7 +31,7 @@ export async function replaceFolder(target: string, build: (dir: string) => Prom
     recoverInterruptedSwaps(target);
     throw error;
   }
-  await writeFileAtomically(journalFile, `${JSON.stringify(journal)}\n`, { replace: true });
+  await writeSwapJournal(journalFile, journal);
   let hadOld = true;
   await rename(target, journal.old).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
