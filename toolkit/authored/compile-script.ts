@@ -18,18 +18,24 @@ export interface CompileOptions {
 
 const checkScript = compileChecker<AuthoredScript>(authoredScriptSchema);
 
+/** A script as written, validated: SCRIPT_INVALID names `source` (its file, say) and the field that is wrong. */
+export function validScript(value: unknown, source?: string): AuthoredScript {
+  const checked = checkScript(value);
+  if (!checked.ok) {
+    throw new CassetteError(
+      'SCRIPT_INVALID',
+      `Invalid authored script${source === undefined ? '' : ` ${source}`}: ${checked.problem}. See docs/recording.md for the script format.`,
+    );
+  }
+  return checked.value;
+}
+
 /**
  * Turns a script into a cassette of realistic SSE streams, served by the same replay path as a
  * recording. Every call's request is `null`: authored calls match any request, in strict mode too.
  */
 export function compileScript(script: AuthoredScript, options: CompileOptions = {}): Cassette {
-  const checked = checkScript(script);
-  if (!checked.ok) {
-    throw new CassetteError(
-      'SCRIPT_INVALID',
-      `Invalid authored script${options.source === undefined ? '' : ` ${options.source}`}: ${checked.problem}. See docs/recording.md for the script format.`,
-    );
-  }
+  validScript(script, options.source);
   const model = script.model ?? DEFAULT_AUTHORED_MODEL;
   const delay = options.eventDelay ?? 5;
   const calls: Record<string, CassetteCall[]> = {};

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { validScript } from '../authored/compile-script.js';
 import type { AuthoredScript } from '../authored/types.js';
 import { CassetteError } from '../cassette/cassette-error.js';
 
-/** Reads a script from `.json`, or from a module's default (or `script`) export. Validation happens when it is compiled. */
+/** Reads a script from `.json`, or from a module's default (or `script`) export, validated (SCRIPT_INVALID naming the file). */
 export async function loadScript(file: string, cwd: string = process.cwd()): Promise<AuthoredScript> {
   const path = resolve(cwd, file);
   if (path.endsWith('.json')) {
@@ -14,11 +15,13 @@ export async function loadScript(file: string, cwd: string = process.cwd()): Pro
     } catch (error) {
       throw new CassetteError('SCRIPT_INVALID', `Cannot read the script ${path}: ${(error as Error).message}`, { cause: error });
     }
+    let value: unknown;
     try {
-      return JSON.parse(text) as AuthoredScript;
+      value = JSON.parse(text);
     } catch (error) {
       throw new CassetteError('SCRIPT_INVALID', `The script ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
     }
+    return validScript(value, path);
   }
   let module: { default?: unknown; script?: unknown };
   try {
@@ -29,5 +32,5 @@ export async function loadScript(file: string, cwd: string = process.cwd()): Pro
   }
   const script = module.default ?? module.script;
   if (script === undefined) throw new CassetteError('SCRIPT_INVALID', `The script module ${path} has no default export and no \`script\` export.`);
-  return script as AuthoredScript;
+  return validScript(script, path);
 }
