@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CassetteError, type CassetteErrorCode } from '../cassette/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
@@ -23,6 +23,13 @@ const CALLS = 'calls-';
 
 function entryName(prefix: string, lineage: string, suffix = ''): string {
   return `${prefix}${encodeURIComponent(lineage)}.${process.pid}-${randomUUID().slice(0, 8)}${suffix}`;
+}
+
+/** The runner's side: the (empty) outbox of a run, in its private work folder. */
+export async function makeOutbox(workDir: string): Promise<string> {
+  const outbox = join(workDir, 'outbox');
+  await mkdir(outbox, { recursive: true });
+  return outbox;
 }
 
 /** Replay: leaves the child's report for the parent. */

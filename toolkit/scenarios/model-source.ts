@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
 import { CassetteError } from '../cassette/cassette-error.js';
@@ -18,7 +17,7 @@ import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
 import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
-import { readChildRecordings, readChildReplays } from '../outbox/outbox.js';
+import { makeOutbox, readChildRecordings, readChildReplays } from '../outbox/outbox.js';
 import { keyLikeEnvSecrets } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
@@ -85,8 +84,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     recordHint,
     ...(options.scenario.normalise === undefined ? {} : { normalise: { rules: options.scenario.normalise } }),
   });
-  const outbox = join(options.workDir, 'outbox');
-  await mkdir(outbox, { recursive: true });
+  const outbox = await makeOutbox(options.workDir);
   let cassetteDir = options.recordingDir;
   if (cassette.provenance.source === 'authored' && cassette.location === undefined) {
     cassetteDir = join(options.workDir, 'authored-cassette');
@@ -176,8 +174,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     forwardLineage: server !== undefined,
     ...(scenario.normalise === undefined ? {} : { normalise: { rules: scenario.normalise } }),
   });
-  const outbox = join(options.workDir, 'outbox');
-  await mkdir(outbox, { recursive: true });
+  const outbox = await makeOutbox(options.workDir);
   const protocol = new ProtocolRecorder();
   return {
     fetch: recording,
