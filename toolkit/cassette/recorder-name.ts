@@ -14,8 +14,9 @@ function findVersion(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'nestcast') return pkg.version;
+      const pkg: unknown = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const { name, version } = (pkg ?? {}) as { name?: unknown; version?: unknown };
+      if (name === 'nestcast') return typeof version === 'string' ? version : undefined;
     } catch {
       // no package.json here: keep walking up
     }
