@@ -2,7 +2,10 @@ import type { JsonSchema } from '../../harness/schema.js';
 import { compileChecker } from '../cassette/validators.js';
 import type { ChildRefusal, ChildReplayReport } from './types.js';
 
-const code: JsonSchema = { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' };
+/** A stable error code as nestcast and Node spell them: `REQUEST_MISMATCH`, `ENOSPC`. */
+export const ERROR_CODE = /^[A-Z][A-Z0-9_]*$/;
+
+const code: JsonSchema = { type: 'string', pattern: ERROR_CODE.source };
 const text: JsonSchema = { type: 'string', minLength: 1 };
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 

@@ -7,7 +7,7 @@ import type { Cassette } from '../cassette/types.js';
 import type { Checked } from '../cassette/validators.js';
 import type { Consumption } from '../replay/replay-messages.js';
 import { writeFilesScanned } from '../secrets/scan-before-write.js';
-import { checkChildRefusal, checkChildReplayReport } from './outbox-schema.js';
+import { checkChildRefusal, checkChildReplayReport, ERROR_CODE } from './outbox-schema.js';
 import type { ChildRefusal, ChildReplayReport } from './types.js';
 
 /*
@@ -47,7 +47,7 @@ export function childCallsFolder(outbox: string, lineage: string): string {
 export async function writeRefusal(outbox: string, lineage: string, error: unknown): Promise<void> {
   const code = (error as { code?: unknown }).code;
   const refusal: ChildRefusal = {
-    code: typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : 'NOT_SAVED',
+    code: typeof code === 'string' && ERROR_CODE.test(code) ? code : 'NOT_SAVED',
     message: (error as Error).message || String(error),
   };
   const path = join(outbox, entryName(REFUSED, lineage, '.json'));
