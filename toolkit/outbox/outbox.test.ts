@@ -5,7 +5,7 @@ import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { CassetteError } from '../cassette/cassette-error.js';
 import { saveCassette } from '../cassette/save-cassette.js';
 import { sampleCassette } from '../cassette/testing/sample-cassette.js';
-import { childCallsFolder, readChildRecordings, readChildReplays, writeRefusal, writeReplayReport } from './outbox.js';
+import { childCallsFolder, joinChildRecordings, readChildRecordings, readChildReplays, writeRefusal, writeReplayReport } from './outbox.js';
 
 let outbox: string;
 beforeEach(async () => {
@@ -67,6 +67,18 @@ describe('recordings and refusals in the outbox', () => {
     const { cassettes, refusals } = await readChildRecordings(outbox);
     expect(cassettes.map((cassette) => cassette.location).sort()).toEqual([first, second].sort());
     expect(refusals).toEqual([]);
+  });
+
+  test("a child's sessions join the parent's, and one the parent recorded too fails with CASSETTE_INVALID naming it", async () => {
+    const parent = sampleCassette();
+    const folder = childCallsFolder(outbox, 'main/call_1');
+    await saveCassette(folder, { ...parent, calls: { 'main/call_2': parent.calls['main'] ?? [] } });
+    expect(Object.keys((await joinChildRecordings(outbox, parent)).calls).sort()).toEqual(['main', 'main/call_1', 'main/call_2']);
+
+    await saveCassette(childCallsFolder(outbox, 'main'), { ...parent, calls: { main: parent.calls['main'] ?? [] } });
+    const joined = await joinChildRecordings(outbox, parent);
+    expect(joined.failures).toEqual([expect.objectContaining({ code: 'CASSETTE_INVALID', message: expect.stringContaining('session "main" was recorded twice') })]);
+    expect(joined.calls).toBe(parent.calls);
   });
 
   test("a child's calls folder that is broken is the cassette's own CASSETTE_INVALID", async () => {

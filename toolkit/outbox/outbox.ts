@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CassetteError, type CassetteErrorCode } from '../cassette/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
+import { mergeCassettes } from '../cassette/merge-cassettes.js';
 import type { Cassette } from '../cassette/types.js';
 import type { Checked } from '../cassette/validators.js';
 import type { Consumption } from '../replay/replay-messages.js';
@@ -78,6 +79,20 @@ export async function readChildRecordings(outbox: string): Promise<{ cassettes: 
     refusals.push(new CassetteError(code as CassetteErrorCode, `an ACP child refused to save its calls: ${message}`));
   }
   return { cassettes, refusals };
+}
+
+/**
+ * Record: the parent's calls joined with every child's, and what fails the record: each refusal,
+ * and a session two processes recorded (refused by `mergeCassettes`, never overwritten).
+ */
+export async function joinChildRecordings(outbox: string, own: Cassette): Promise<{ calls: Cassette['calls']; failures: CassetteError[] }> {
+  const { cassettes, refusals } = await readChildRecordings(outbox);
+  try {
+    return { calls: mergeCassettes(own, ...cassettes).calls, failures: refusals };
+  } catch (error) {
+    if (!(error instanceof CassetteError)) throw error;
+    return { calls: own.calls, failures: [...refusals, error] };
+  }
 }
 
 async function readEntry<T>(path: string, check: (value: unknown) => Checked<T>, what: string): Promise<T> {

@@ -3,7 +3,6 @@ import { compileScript } from '../authored/compile-script.js';
 import { CassetteError } from '../cassette/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
-import { mergeCassettes } from '../cassette/merge-cassettes.js';
 import type { Cassette } from '../cassette/types.js';
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
@@ -17,7 +16,7 @@ import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
 import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
-import { makeOutbox, readChildRecordings, readChildReplays } from '../outbox/outbox.js';
+import { joinChildRecordings, makeOutbox, readChildReplays } from '../outbox/outbox.js';
 import { keyLikeEnvSecrets } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
@@ -192,9 +191,8 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     async finish() {
       // Credentials in the base URL (`user:pass@`, `?token=`) are never stored.
       const own = await recording.cassette({ baseUrl: stripUrlCredentials(baseUrl) });
-      const children = await readChildRecordings(outbox);
-      const joined = joinChildCalls(own, children.cassettes);
-      const calls = joined.calls;
+      const children = await joinChildRecordings(outbox, own);
+      const calls = children.calls;
       const fromScript = server !== undefined && scenario.script !== undefined;
       const provenance = fromScript ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) } : own.provenance;
       const merged: Cassette = { ...own, provenance, calls };
@@ -203,8 +201,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       // A session the script does not know gets the model server's 404: the misfit is the cause to show, not that failed call.
       const misfits = server ? scriptMisfits(scenario, server.report().sessions) : [];
       const failures: Error[] = [
-        ...children.refusals,
-        ...joined.failures,
+        ...children.failures,
         ...misfits,
         ...(misfits.length > 0 ? [] : unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem))),
       ];
@@ -278,15 +275,6 @@ async function cassetteFor(options: ModelSourceOptions, recordHint: string): Pro
       return compileScript(options.scenario.script);
     }
     throw error;
-  }
-}
-
-/** The parent's calls with its children's; a session two processes recorded is refused, never overwritten. */
-function joinChildCalls(own: Cassette, children: readonly Cassette[]): { calls: Cassette['calls']; failures: Error[] } {
-  try {
-    return { calls: mergeCassettes(own, ...children).calls, failures: [] };
-  } catch (error) {
-    return { calls: own.calls, failures: [error as Error] };
   }
 }
 
