@@ -1,11 +1,15 @@
 import { NestcastError } from '../../harness/errors.js';
+import type { ScenarioFailureCode } from './scenario-failure.js';
 
+/** The scenario layer's own codes: what a scenario run, its loading or its selection fails with. */
 export type ScenarioErrorCode =
   | 'UNKNOWN_SCENARIO'
   | 'SCENARIO_INVALID'
+  | 'SCENARIO_LOAD_FAILED'
   | 'EXPECTATION_FAILED'
   | 'TRANSCRIPT_MISMATCH'
   | 'INVARIANT_VIOLATION'
+  | 'TURN_ERROR'
   | 'MISSING_KEY'
   | 'WAIT_TIMEOUT'
   | 'SCENARIO_TIMEOUT'
@@ -15,7 +19,13 @@ export type ScenarioErrorCode =
   | 'SCRIPT_LINEAGE_UNUSED'
   | 'UNSCRIPTED_SESSION'
   | 'NO_SCENARIOS'
-  | 'NOT_SAVED';
+  | 'NOT_RECORDED'
+  | 'NOT_SAVED'
+  /** A thrown value that carries no code of its own. */
+  | 'ERROR';
 
-/** A scenario that could not run, or ran and did not behave as recorded and expected. */
-export class ScenarioError extends NestcastError<ScenarioErrorCode> {}
+/**
+ * A scenario that could not run, or ran and did not behave as recorded and expected. Thrown by
+ * `assertScenarioPassed`, its code is the first failure's, whatever layer it came from.
+ */
+export class ScenarioError extends NestcastError<ScenarioFailureCode> {}

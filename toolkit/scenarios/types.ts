@@ -93,5 +93,3 @@ export interface ScenarioDefinition {
   /** Seconds the scenario may take before it fails with SCENARIO_TIMEOUT; wins over `--timeout` (default 60). */
   readonly timeout?: number;
 }
-
-export type ScenarioMode = 'replay' | 'record' | 'missing';

@@ -1,0 +1,18 @@
+import { recordSource, replaySource, type ModelSource } from '../model-source.js';
+import type { ScenarioDefinition } from '../types.js';
+import type { RunScenarioOptions } from '../run-scenario.js';
+import type { RunFolders } from './run-folders.js';
+
+/** Where the run's model calls come from: the recording (replay), or the script or API they are recorded from. */
+export function openModelSource(scenario: ScenarioDefinition, folders: RunFolders, options: RunScenarioOptions): Promise<ModelSource> {
+  const sourceOptions = {
+    scenario,
+    recordingDir: folders.recordingDir,
+    workDir: folders.workDir,
+    env: options.env ?? process.env,
+    ...(options.timing !== undefined ? { timing: options.timing } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
+  };
+  return options.mode === 'record' ? recordSource(sourceOptions) : replaySource(sourceOptions);
+}
