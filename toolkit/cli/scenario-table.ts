@@ -1,12 +1,13 @@
 import type { ScenarioReport } from '../scenarios/run-scenario.js';
 import type { Paint } from './io.js';
 
-/** `✓ spawn-one  2 sessions  3 model calls  41 ms`, then each failure indented. */
+/** `✓ spawn-one  2 sessions  3 model calls  41 ms`, then each failure indented, then a failed run's harness log. */
 export function progressLine(report: ScenarioReport, p: Paint): string {
   const mark = report.passed ? p.green('✓') : p.red('✗');
   const facts = p.dim(`${report.sessions} sessions  ${report.modelCalls} model calls  ${Math.round(report.durationMs)} ms`);
   const lines = [`${mark} ${report.name}  ${facts}`];
   for (const failure of report.failures) lines.push(indent(`${p.red(failure.code)} ${failure.message}`, '    '));
+  if (report.log !== undefined) lines.push(indent([p.dim('harness log:'), ...report.log.map((line) => `  ${line}`)].join('\n'), '    '));
   return `${lines.join('\n')}\n`;
 }
 

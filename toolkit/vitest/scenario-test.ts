@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
-import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
+import { describeFailures, runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 
 export interface ScenarioTestOptions extends Omit<RunScenarioOptions, 'mode'> {
@@ -23,10 +23,9 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
   }, options.timeout ?? 30_000);
 }
 
-/** Fails with the report's failures, one block per failure, as vitest output. */
+/** Fails with the report's failures, one block per failure, then the harness log, as vitest output. */
 export function expectScenarioToPass(report: ScenarioReport): void {
-  const failures = report.failures.map((failure) => `[${failure.code}] ${failure.message}`).join('\n\n');
-  expect(failures, `scenario ${report.name} failed`).toBe('');
+  expect(describeFailures(report), `scenario ${report.name} failed`).toBe('');
 }
 
 async function loadOne(name: string, options: ScenarioTestOptions): Promise<ScenarioDefinition> {

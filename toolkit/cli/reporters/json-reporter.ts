@@ -2,7 +2,7 @@ import type { Reporter } from './reporter.js';
 
 export const JSON_REPORT_FORMAT = 'nestcast-run-report';
 
-/** One JSON document: totals, then per scenario its verdict, sessions, model calls, duration and failures. */
+/** One JSON document: totals, then per scenario its verdict, sessions, model calls, duration, failures and a failed run's harness log. */
 export const jsonReporter: Reporter = ({ reports, startedAt, durationMs }) => {
   const failed = reports.filter((report) => !report.passed).length;
   const document = {
@@ -20,6 +20,7 @@ export const jsonReporter: Reporter = ({ reports, startedAt, durationMs }) => {
       modelCalls: report.modelCalls,
       durationMs: Math.round(report.durationMs),
       failures: report.failures.map(({ code, message }) => ({ code, message })),
+      ...(report.log !== undefined ? { log: report.log } : {}),
     })),
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -1,9 +1,10 @@
+import { describeFailures } from '../../scenarios/run-scenario.js';
 import type { Reporter } from './reporter.js';
 
 /**
  * JUnit XML as GitHub (test-reporter actions), GitLab (`artifacts:reports:junit`) and Jenkins
  * (`junit`) read it: one `<testsuite>`, one `<testcase>` per scenario, a `<failure>` per failing
- * one whose `type` is the first failure's code and whose text holds every failure.
+ * one whose `type` is the first failure's code and whose text holds every failure and the harness log.
  */
 export const junitReporter: Reporter = ({ reports, startedAt, durationMs }) => {
   const failed = reports.filter((report) => !report.passed).length;
@@ -12,7 +13,7 @@ export const junitReporter: Reporter = ({ reports, startedAt, durationMs }) => {
     const open = `    <testcase classname="nestcast.scenarios" name="${xml(report.name)}" time="${seconds(report.durationMs)}"`;
     const [first] = report.failures;
     if (report.passed || first === undefined) return `${open}/>`;
-    const text = report.failures.map((failure) => `[${failure.code}] ${failure.message}`).join('\n\n');
+    const text = describeFailures(report);
     const summary = firstLine(first.message);
     return [
       `${open}>`,
