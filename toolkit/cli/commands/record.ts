@@ -8,7 +8,7 @@ import { runScenarioToVerdict } from '../../scenarios/verdict/run-to-verdict.js'
 import type { Command } from '../command.js';
 import type { ScenarioDefinition } from '../../scenarios/types.js';
 import { cleanExitOnSignal } from '../clean-exit-on-signal.js';
-import { paint, type CliIo } from '../io.js';
+import { paint, type CliIo, type Paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
@@ -44,82 +44,99 @@ export const recordCommand: Command = {
   summary: 'Record scenarios',
   help,
   async run(argv, io) {
-    const { values, positionals } = parseCommandLine(argv, {
-      missing: { type: 'boolean' },
-      'base-url': { type: 'string' },
-      'api-key-env': { type: 'string' },
-      scenarios: { type: 'string' },
-      recordings: { type: 'string' },
-      report: { type: 'string' },
-      timeout: { type: 'string' },
-      'pass-with-no-scenarios': { type: 'boolean' },
-    });
-    const timeout = parseTimeoutOption(values.timeout);
-    const recordingsDir = resolve(io.cwd, values.recordings ?? 'recordings');
-    const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
-    const scenarios = await loadSelectedScenarios(scenariosDir, positionals);
-    requireScenarios(scenarios.length, scenariosDir, values['pass-with-no-scenarios'] === true);
-    const uninstallSignals = cleanExitOnSignal(() => scenarios.map((scenario) => resolve(recordingsDir, scenario.name)));
+    const request = readRecordRequest(argv, io);
+    const selected = await loadSelectedScenarios(request.scenariosDir, request.positionals);
+    requireScenarios(selected.length, request.scenariosDir, request.passWithNone);
+    const uninstallSignals = cleanExitOnSignal(() => selected.map((scenario) => resolve(request.recordingsDir, scenario.name)));
     try {
-      const reportDir = values.report === undefined ? undefined : resolve(io.cwd, values.report);
-      return await recordAll(
-        scenarios,
-        { recordingsDir, missing: values.missing === true, timeout, baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], reportDir },
-        io,
-      );
+      const scenarios = request.missing ? await withoutRecording(selected, request.recordingsDir) : selected;
+      if (scenarios.length === 0) {
+        io.stdout('nothing to record: every scenario has a recording\n');
+        return 0;
+      }
+      const reports = await recordEach(scenarios, request, io);
+      return reports.every((report) => report.passed) ? 0 : 1;
     } finally {
       uninstallSignals();
     }
   },
 };
 
-async function recordAll(
-  selected: readonly ScenarioDefinition[],
-  options: {
-    readonly recordingsDir: string;
-    readonly missing: boolean;
-    readonly timeout: number | undefined;
-    readonly baseUrl: string | undefined;
-    readonly apiKeyEnv: string | undefined;
-    readonly reportDir: string | undefined;
-  },
-  io: CliIo,
-): Promise<number> {
-  const { recordingsDir, timeout } = options;
-  let scenarios = selected;
-  if (options.missing) {
-    const present = await Promise.all(scenarios.map((scenario) => exists(join(recordingsDir, scenario.name, META_FILE))));
-    scenarios = scenarios.filter((_, index) => !present[index]);
-  }
+/** What `nestcast record` was asked to do, from its command line. */
+interface RecordRequest {
+  /** Scenario names given as arguments (none: all). */
+  readonly positionals: readonly string[];
+  readonly scenariosDir: string;
+  readonly recordingsDir: string;
+  /** Only scenarios that have no recording yet. */
+  readonly missing: boolean;
+  readonly timeout: number | undefined;
+  readonly baseUrl: string | undefined;
+  readonly apiKeyEnv: string | undefined;
+  readonly passWithNone: boolean;
+  /** `--report <dir>`, absolute. */
+  readonly reportDir: string | undefined;
+}
+
+function readRecordRequest(argv: readonly string[], io: CliIo): RecordRequest {
+  const { values, positionals } = parseCommandLine(argv, {
+    missing: { type: 'boolean' },
+    'base-url': { type: 'string' },
+    'api-key-env': { type: 'string' },
+    scenarios: { type: 'string' },
+    recordings: { type: 'string' },
+    report: { type: 'string' },
+    timeout: { type: 'string' },
+    'pass-with-no-scenarios': { type: 'boolean' },
+  });
+  return {
+    positionals,
+    timeout: parseTimeoutOption(values.timeout),
+    recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
+    scenariosDir: resolve(io.cwd, values.scenarios ?? 'scenarios'),
+    missing: values.missing === true,
+    baseUrl: values['base-url'],
+    apiKeyEnv: values['api-key-env'],
+    passWithNone: values['pass-with-no-scenarios'] === true,
+    reportDir: values.report === undefined ? undefined : resolve(io.cwd, values.report),
+  };
+}
+
+/** `--missing`: the scenarios without a saved recording (no meta.json). */
+async function withoutRecording(scenarios: readonly ScenarioDefinition[], recordingsDir: string): Promise<ScenarioDefinition[]> {
+  const present = await Promise.all(scenarios.map((scenario) => exists(join(recordingsDir, scenario.name, META_FILE))));
+  return scenarios.filter((_, index) => !present[index]);
+}
+
+/** Records each scenario to its verdict, one after the other, with its progress line; then the summary and the --report pages. */
+async function recordEach(scenarios: readonly ScenarioDefinition[], request: RecordRequest, io: CliIo): Promise<ScenarioReport[]> {
   const p = paint(io.color);
   const reports: ScenarioReport[] = [];
-  const htmlReport = reportCollector(options.reportDir);
+  const htmlReport = reportCollector(request.reportDir);
   for (const scenario of scenarios) {
     const report = await runScenarioToVerdict(scenario, {
       mode: 'record',
       ...htmlReport.optionsFor(scenario.name),
-      ...(timeout !== undefined ? { timeout } : {}),
-      recordingsDir,
+      ...(request.timeout !== undefined ? { timeout: request.timeout } : {}),
+      recordingsDir: request.recordingsDir,
       env: io.env,
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-      ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
+      ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
+      ...(request.apiKeyEnv !== undefined ? { apiKeyEnv: request.apiKeyEnv } : {}),
     });
     reports.push(report);
     htmlReport.add(report);
     io.stdout(progressLine(report, p));
-    if (report.passed) {
-      // A saved recording keeps its ambiguities in meta.json; the record is where the user can still fix them.
-      const { ambiguities = [] } = await loadCassette(join(recordingsDir, scenario.name));
-      for (const line of ambiguityLines(ambiguities, p, '    ')) io.stdout(`${line}\n`);
-    }
-  }
-  if (reports.length === 0) {
-    io.stdout('nothing to record: every scenario has a recording\n');
-    return 0;
+    if (report.passed) await printAmbiguities(join(request.recordingsDir, scenario.name), p, io);
   }
   io.stdout(`\n${summaryTable(reports, p)}`);
   await htmlReport.write(io);
-  return reports.every((report) => report.passed) ? 0 : 1;
+  return reports;
+}
+
+/** A saved recording keeps its ambiguities in meta.json; the record is where the user can still fix them. */
+async function printAmbiguities(recordingDir: string, p: Paint, io: CliIo): Promise<void> {
+  const { ambiguities = [] } = await loadCassette(recordingDir);
+  for (const line of ambiguityLines(ambiguities, p, '    ')) io.stdout(`${line}\n`);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -6,13 +6,11 @@ import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
 import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
-import { writeFilesScanned } from '../../secrets/scan-before-write.js';
 import { REPORTERS } from '../reporters/index.js';
 import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
-import { installNetworkGuard } from '../../guard/network-guard.js';
-import { scrubKeyLikeEnv } from '../../guard/scrub-key-env.js';
-import { cleanExitOnSignal } from '../clean-exit-on-signal.js';
+import { writeCiReport, type CiReport } from '../ci-report.js';
+import { runKeyless } from '../keyless-run.js';
 import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
@@ -54,68 +52,88 @@ export const runCommand: Command = {
   summary: 'Replay scenarios keyless',
   help,
   async run(argv, io) {
-    const { values, positionals } = parseCommandLine(argv, {
-      update: { type: 'boolean' },
-      timing: { type: 'string' },
-      scenarios: { type: 'string' },
-      recordings: { type: 'string' },
-      report: { type: 'string' },
-      workers: { type: 'string' },
-      timeout: { type: 'string' },
-      'pass-with-no-scenarios': { type: 'boolean' },
-      grep: { type: 'string' },
-      shard: { type: 'string' },
-      reporter: { type: 'string' },
-      output: { type: 'string' },
-    });
-    const timing = parseTiming(values.timing);
-    const timeout = parseTimeoutOption(values.timeout);
-    const workers = parseWorkers(values.workers);
-    const reporter = values.reporter === undefined ? undefined : REPORTERS[values.reporter];
-    if (values.reporter !== undefined && reporter === undefined) {
-      throw new UsageError(`--reporter must be one of ${Object.keys(REPORTERS).join(', ')}, got "${values.reporter}"`);
-    }
-    if (values.output !== undefined && reporter === undefined) throw new UsageError('--output needs --reporter junit or --reporter json');
-    const scenariosDir = resolve(io.cwd, values.scenarios ?? 'scenarios');
+    const request = readRunRequest(argv, io);
     // Chosen by file name: a scenario that is not selected is never imported.
-    const passWithNone = values['pass-with-no-scenarios'] === true;
-    const all = selectScenarios(await listScenarios(scenariosDir), positionals, scenariosDir);
-    requireScenarios(all.length, scenariosDir, passWithNone);
-    const names = narrowed(all, scenariosDir, values.grep, values.shard, passWithNone);
-    const run: WorkerRunOptions = {
-      scenariosDir,
+    const names = await selectRunScenarios(request);
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    return runKeyless(
+      () => names.map((name) => resolve(request.run.recordingsDir, name)),
+      async (guard) => {
+        // Without --output the report is the command's stdout, so nothing else may be printed there.
+        const stdout = request.ci !== undefined && request.ci.output === undefined ? () => undefined : io.stdout;
+        const reports = await replayAll(names, request.run, request.workers, request.reportDir, { ...io, stdout });
+        // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
+        guard.assertNoEscapes();
+        if (request.ci !== undefined) await writeCiReport(request.ci, { reports, startedAt, durationMs: performance.now() - started }, io);
+        return reports.every((report) => report.passed) ? 0 : 1;
+      },
+    );
+  },
+};
+
+/** What `nestcast run` was asked to do, from its command line: which scenarios, how to run them, what to report. */
+interface RunRequest {
+  /** Scenario names given as arguments (none: all). */
+  readonly positionals: readonly string[];
+  readonly run: WorkerRunOptions;
+  readonly workers: number;
+  readonly grep: string | undefined;
+  readonly shard: string | undefined;
+  readonly passWithNone: boolean;
+  /** `--report <dir>`, absolute. */
+  readonly reportDir: string | undefined;
+  readonly ci: CiReport | undefined;
+}
+
+function readRunRequest(argv: readonly string[], io: CliIo): RunRequest {
+  const { values, positionals } = parseCommandLine(argv, {
+    update: { type: 'boolean' },
+    timing: { type: 'string' },
+    scenarios: { type: 'string' },
+    recordings: { type: 'string' },
+    report: { type: 'string' },
+    workers: { type: 'string' },
+    timeout: { type: 'string' },
+    'pass-with-no-scenarios': { type: 'boolean' },
+    grep: { type: 'string' },
+    shard: { type: 'string' },
+    reporter: { type: 'string' },
+    output: { type: 'string' },
+  });
+  const timing = parseTiming(values.timing);
+  const timeout = parseTimeoutOption(values.timeout);
+  const workers = parseWorkers(values.workers);
+  const reporter = values.reporter === undefined ? undefined : REPORTERS[values.reporter];
+  if (values.reporter !== undefined && reporter === undefined) {
+    throw new UsageError(`--reporter must be one of ${Object.keys(REPORTERS).join(', ')}, got "${values.reporter}"`);
+  }
+  if (values.output !== undefined && reporter === undefined) throw new UsageError('--output needs --reporter junit or --reporter json');
+  return {
+    positionals,
+    run: {
+      scenariosDir: resolve(io.cwd, values.scenarios ?? 'scenarios'),
       recordingsDir: resolve(io.cwd, values.recordings ?? 'recordings'),
       ...(values.update === true ? { update: true } : {}),
       ...(timing !== undefined ? { timing } : {}),
       ...(timeout !== undefined ? { timeout } : {}),
-    };
-    // Without --output the report is the command's stdout, so nothing else may be printed there.
-    const out = reporter !== undefined && values.output === undefined ? () => undefined : io.stdout;
-    const startedAt = new Date().toISOString();
-    const started = performance.now();
-    // Keyless before the first scenario module loads, here and in the workers started with this
-    // environment: a client built at import finds no key, and what it sends is caught.
-    const restoreEnv = scrubKeyLikeEnv(process.env);
-    const guard = installNetworkGuard();
-    const uninstallSignals = cleanExitOnSignal(() => names.map((name) => resolve(run.recordingsDir, name)));
-    try {
-      const reportDir = values.report === undefined ? undefined : resolve(io.cwd, values.report);
-      const reports = await replayAll(names, run, workers, reportDir, { ...io, stdout: out });
-      // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
-      guard.assertNoEscapes();
-      if (reporter !== undefined) {
-        const text = reporter({ reports, startedAt, durationMs: performance.now() - started });
-        if (values.output === undefined) io.stdout(text);
-        else await writeFilesScanned([{ path: resolve(io.cwd, values.output), text }], { what: `the ${values.reporter} report` });
-      }
-      return reports.every((report) => report.passed) ? 0 : 1;
-    } finally {
-      uninstallSignals();
-      guard.close();
-      restoreEnv();
-    }
-  },
-};
+    },
+    workers,
+    grep: values.grep,
+    shard: values.shard,
+    passWithNone: values['pass-with-no-scenarios'] === true,
+    reportDir: values.report === undefined ? undefined : resolve(io.cwd, values.report),
+    ci: reporter === undefined ? undefined : { name: values.reporter as string, reporter, ...(values.output !== undefined ? { output: values.output } : {}) },
+  };
+}
+
+/** The names of the selected scenarios: the named ones (or all), then `--grep` and `--shard`; none selected is NO_SCENARIOS unless asked for. */
+async function selectRunScenarios(request: RunRequest): Promise<string[]> {
+  const { scenariosDir } = request.run;
+  const all = selectScenarios(await listScenarios(scenariosDir), request.positionals, scenariosDir);
+  requireScenarios(all.length, scenariosDir, request.passWithNone);
+  return narrowed(all, scenariosDir, request.grep, request.shard, request.passWithNone);
+}
 
 /** Every selected scenario to its verdict, in workers or here; progress and summary on `io.stdout`. */
 async function replayAll(names: readonly string[], run: WorkerRunOptions, workers: number, reportDir: string | undefined, io: CliIo): Promise<ScenarioReport[]> {

@@ -1,0 +1,22 @@
+import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
+import { scrubKeyLikeEnv } from '../guard/scrub-key-env.js';
+import { cleanExitOnSignal } from './clean-exit-on-signal.js';
+
+/**
+ * Runs `work` keyless: key-like variables removed and the network guard armed before the first
+ * scenario module loads, here and in the workers started with this environment (a client built at
+ * import finds no key, and what it sends is caught), and Ctrl-C leaving `recordingTargets` whole.
+ * Everything is put back when `work` settles.
+ */
+export async function runKeyless<T>(recordingTargets: () => readonly string[], work: (guard: NetworkGuard) => Promise<T>): Promise<T> {
+  const restoreEnv = scrubKeyLikeEnv(process.env);
+  const guard = installNetworkGuard();
+  const uninstallSignals = cleanExitOnSignal(recordingTargets);
+  try {
+    return await work(guard);
+  } finally {
+    uninstallSignals();
+    guard.close();
+    restoreEnv();
+  }
+}
