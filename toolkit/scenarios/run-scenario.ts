@@ -27,7 +27,7 @@ export interface RunScenarioOptions {
   /** Rewrite the expected transcripts from this run instead of comparing (implied by record). */
   readonly update?: boolean;
   readonly timing?: ReplayTiming;
-  /** Record against this OpenAI-compatible API (key from DEEPSEEK_API_KEY) instead of the scenario's script. */
+  /** Record against this OpenAI-compatible API (its key: see `apiKeyEnv`) instead of the scenario's script. */
   readonly baseUrl?: string;
   /** Record against `baseUrl` with the key in this variable (default: the host's usual one, else DEEPSEEK_API_KEY). */
   readonly apiKeyEnv?: string;
