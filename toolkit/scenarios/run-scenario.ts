@@ -1,16 +1,16 @@
 import type { Logger } from '../../harness/runtime/logger.js';
 import type { Cassette } from '../cassette/types.js';
 import type { HarvestedSession } from '../harvest/collect-sessions.js';
-import { normalizeSessions, type NormalizeContext } from '../harvest/normalize.js';
+import type { NormalizeContext } from '../harvest/normalize.js';
 import { scrubKeyLikeEnv } from '../guard/scrub-key-env.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import type { ModelSource } from './model-source.js';
 import { captureLog } from './run-phases/captured-log.js';
-import { addSourceFailures, checkRun, harvestChecked, leadWithTurnErrors } from './run-phases/check-run.js';
 import { driveScenario } from './run-phases/drive-scenario.js';
+import { judgeRun, type RunTally } from './run-phases/judge-run.js';
 import { openModelSource } from './run-phases/open-model-source.js';
 import { closeRunFolders, openRunFolders } from './run-phases/run-folders.js';
-import { refuseToSave, saveRecording } from './run-phases/save-recording.js';
+import { refuseToSave } from './run-phases/save-recording.js';
 import { ScenarioError } from './scenario-error.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import type { ScenarioDefinition } from './types.js';
@@ -81,7 +81,7 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   const mode = options.mode ?? 'replay';
   const writing = mode === 'record' || options.update === true;
   const failures = failureList(scenario.name);
-  const tally = { sessions: 0, modelCalls: 0, wroteTranscripts: false };
+  const tally: RunTally = { sessions: 0, modelCalls: 0, wroteTranscripts: false };
   const folders = await openRunFolders(scenario.name, options.recordingsDir);
   // Replay is keyless for library callers too: restored when the run ends.
   const restoreEnv = mode === 'replay' ? scrubKeyLikeEnv(process.env) : () => undefined;
@@ -91,55 +91,28 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   try {
     source = await openModelSource(scenario, folders, { ...options, mode });
     const interrupted = await driveScenario(scenario, { folders, source, logger: log.logger, deadline, interrupt: options.interrupt });
-    if (interrupted !== undefined) {
-      failures.add(interrupted.code, interrupted.message);
-      if (writing) refuseToSave(folders.recordingDir, failures);
-    } else {
-      const result = await source.finish();
-      tally.modelCalls = result.modelCalls;
-      addSourceFailures(result, failures);
-      const harvested = await harvestChecked(folders.sessionsRoot, failures);
-      tally.sessions = harvested.length;
-      const places: NormalizeContext = { cwd: folders.cwd, sessionsRoot: folders.sessionsRoot, tempDirs: [folders.workDir] };
-      options.onEvidence?.({ sessions: harvested, places, cassette: result.cassette });
-      const normalized = normalizeSessions(harvested, places);
-      await checkRun(
-        scenario,
-        {
-          recordingDir: folders.recordingDir,
-          harvested,
-          normalized,
-          writing,
-          update: options.update === true,
-          fromRecording: source.fromRecording,
-          checkExpectations: options.checkExpectations !== false,
-        },
-        failures,
-      );
-      leadWithTurnErrors(scenario, result, harvested, failures);
-      if (writing) tally.wroteTranscripts = await saveRecording(folders.recordingDir, result, normalized, failures);
-    }
+    if (interrupted !== undefined) failures.add(interrupted.code, interrupted.message);
+    else await judgeRun(scenario, { folders, source, options, writing }, failures, tally);
   } catch (error) {
     failures.addThrown(error);
-    if (writing) refuseToSave(folders.recordingDir, failures);
   } finally {
     deadline.cancel();
     await source?.close().catch(() => undefined);
     await closeRunFolders(folders);
     restoreEnv();
   }
-  const passed = failures.all.length === 0;
+  if (writing && failures.all.length > 0) refuseToSave(folders.recordingDir, failures);
   return {
     name: scenario.name,
     mode,
     source: source?.describe ?? 'none',
     sessions: tally.sessions,
     modelCalls: tally.modelCalls,
-    passed,
+    passed: failures.all.length === 0,
     failures: failures.all,
     durationMs: performance.now() - started,
     wroteTranscripts: tally.wroteTranscripts,
-    ...(!passed && log.lines.length > 0 ? { log: [...log.lines] } : {}),
+    ...(failures.all.length > 0 && log.lines.length > 0 ? { log: [...log.lines] } : {}),
   };
 }
 

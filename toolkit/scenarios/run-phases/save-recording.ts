@@ -8,8 +8,8 @@ import type { FailureList } from '../scenario-failure.js';
 
 /**
  * A recording is saved whole or not at all: calls and transcripts only for a run that passed, so
- * re-recording a broken scenario never replaces a good recording with half of a bad one.
- * Settles with whether the transcripts were written.
+ * re-recording a broken scenario never replaces a good recording with half of a bad one (the run
+ * then ends with `refuseToSave`). Settles with whether the transcripts were written.
  */
 export async function saveRecording(
   recordingDir: string,
@@ -17,10 +17,7 @@ export async function saveRecording(
   normalized: readonly NormalizedSession[],
   failures: FailureList,
 ): Promise<boolean> {
-  if (failures.all.length > 0) {
-    refuseToSave(recordingDir, failures);
-    return false;
-  }
+  if (failures.all.length > 0) return false;
   // Calls, meta and transcripts swapped in as one folder: a kill or a write error leaves the old one whole.
   await replaceFolder(recordingDir, async (staged) => {
     await result.save?.(staged);
