@@ -1,5 +1,5 @@
 import { loadScenario } from './load-scenarios.js';
-import type { RunScenarioOptions, ScenarioReport } from './run-scenario.js';
+import type { RunScenarioOptions, ScenarioFailureCode, ScenarioReport } from './run-scenario.js';
 import { ScenarioError } from './scenario-error.js';
 import { failOnDrain } from './verdict/event-loop-drain.js';
 import { DEFAULT_SCENARIO_TIMEOUT_S, scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
@@ -51,7 +51,7 @@ async function importWithinLimits(dir: string, name: string, timeout: number | u
 export function failedReport(
   name: string,
   mode: ScenarioReport['mode'],
-  failure: { readonly code: string; readonly message: string },
+  failure: { readonly code: ScenarioFailureCode; readonly message: string },
   durationMs: number,
 ): ScenarioReport {
   return {

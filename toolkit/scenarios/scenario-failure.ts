@@ -8,8 +8,7 @@ import type { ScenarioErrorCode } from './scenario-error.js';
 
 /**
  * The code of one failure of a scenario run: the scenario layer's own, or the code of the error
- * from a lower layer that failed it (a replay's REQUEST_MISMATCH), kept as it is. A thrown error
- * from outside nestcast keeps its code too (Node's `EACCES`).
+ * from a lower layer that failed it (a replay's REQUEST_MISMATCH), kept as it is.
  */
 export type ScenarioFailureCode =
   | ScenarioErrorCode
@@ -19,8 +18,7 @@ export type ScenarioFailureCode =
   | 'NORMALISATION_INVALID'
   | HarnessErrorCode
   | SubagentErrorCode
-  | LlmErrorCode
-  | (string & {});
+  | LlmErrorCode;
 
 /** One failure of a scenario run: a stable code and a message that names the scenario, where, and what to do. */
 export interface ScenarioFailure {
@@ -62,8 +60,11 @@ export function failureList(scenario: string): FailureList {
   };
 }
 
-/** The code a thrown value carries, or ERROR. */
+/**
+ * The code a thrown value carries, or ERROR. An error from outside nestcast keeps its own code
+ * too (Node's `EACCES`): the union names nestcast's codes, a report shows whichever it got.
+ */
 export function codeOf(error: unknown): ScenarioFailureCode {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : 'ERROR';
+  return typeof code === 'string' ? (code as ScenarioFailureCode) : 'ERROR';
 }
