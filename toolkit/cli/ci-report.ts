@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { writeFilesScanned } from '../secrets/scan-before-write.js';
 import type { CliIo } from './io.js';
-import type { Reporter, RunResult } from './reporters/index.js';
+import type { Reporter, RunResult } from './reporters/reporter.js';
 
 /** `--reporter <name>` with its `--output <file>`: the report for a CI system, if one was asked for. */
 export interface CiReport {
