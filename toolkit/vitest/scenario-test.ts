@@ -3,12 +3,24 @@ import { expect, test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
 import { describeFailures, runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
+import { scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
 
 export interface ScenarioTestOptions extends Omit<RunScenarioOptions, 'mode'> {
   /** Folder of `<name>.scenario.ts` files. Default `scenarios` (from the working directory). */
   readonly scenariosDir?: string;
-  /** Per-test timeout in ms. Default 30000. */
-  readonly timeout?: number;
+}
+
+// vitest's own limit comes after the scenario's, so a slow scenario fails with SCENARIO_TIMEOUT and
+// where each session stood, not with vitest's bare "Test timed out".
+const VITEST_GRACE_MS = 15_000;
+
+/**
+ * vitest's timeout for the test, in ms: the scenario's limit in seconds (its own `timeout` when
+ * the definition is given, else `options.timeout`, else 60) plus the grace.
+ */
+export function scenarioTestTimeoutMs(scenario: ScenarioDefinition | string, options: ScenarioTestOptions): number {
+  const own = typeof scenario === 'string' ? undefined : scenario.timeout;
+  return scenarioTimeout(own, options.timeout) * 1000 + VITEST_GRACE_MS;
 }
 
 /**
@@ -20,7 +32,7 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
   test(`scenario ${name} replays as recorded`, async () => {
     const definition = typeof scenario === 'string' ? await loadOne(name, options) : scenario;
     expectScenarioToPass(await runScenario(definition, { ...options, mode: 'replay' }));
-  }, options.timeout ?? 30_000);
+  }, scenarioTestTimeoutMs(scenario, options));
 }
 
 /** Fails with the report's failures, one block per failure, then the harness log, as vitest output. */
