@@ -36,8 +36,9 @@ export function sharedRequest(base: CanonicalRequest, log: Json[], count: number
   return request;
 }
 
-function sharedOf(request: CanonicalRequest): SharedMessages | undefined {
-  return (request as { [SHARED]?: SharedMessages })[SHARED];
+/** The log, count and base behind a request built by `sharedRequest`; `undefined` for any other value. */
+export function sharedOf(request: Json | CanonicalRequest): Readonly<SharedMessages> | undefined {
+  return request !== null && typeof request === 'object' ? (request as { [SHARED]?: SharedMessages })[SHARED] : undefined;
 }
 
 /** The request's messages without materialising a shared view: the log and how much of it is the request's. */

@@ -89,6 +89,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   const secrets = new Map<string, Secret>((options.secrets ?? []).map((value, i) => [value, { value, label: `secret #${i + 1}` }]));
   const sessions = new Map<string, Capture[]>();
   const normaliser = createNormaliser(options.normalise ?? {}, 'the recording options');
+  const normalising = normaliser.rules.length > 0 || options.normalise?.hook !== undefined;
   const threader = new Threader();
   // A session's requests repeat its history: each message is kept once, whatever the session's length.
   const sharers = new Map<string, (request: CanonicalRequest) => CanonicalRequest>();
@@ -137,7 +138,10 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     };
     let lineage = named;
     try {
-      capture.request = normaliser.apply(canonicalize(readRequest(await request.clone().text()).content) as CanonicalRequest);
+      const content = readRequest(await request.clone().text()).content;
+      // Without rules the sharer below canonicalises what it keeps, the messages it has not seen:
+      // canonicalising the whole history first copied every message of a long session on every call.
+      capture.request = normalising ? normaliser.apply(canonicalize(content) as CanonicalRequest) : content;
       if (lineage === undefined) {
         const threadInput = threader.input(messagesOf(capture.request));
         lineage = await threadAfterReplies(threadInput, capture);

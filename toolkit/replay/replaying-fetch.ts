@@ -1,9 +1,9 @@
 import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import type { Json } from '../canonical/canonical-json.js';
-import { jsonEqual } from '../canonical/json-equal.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
 import { DEFAULT_RECORD_HINT, type CassetteError } from '../cassette/cassette-error.js';
+import { requestEqual } from '../cassette/request-equal.js';
 import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
@@ -233,10 +233,10 @@ function driftMessage(lineage: string, call: number, divergence: Divergence): st
   );
 }
 
-/** `jsonEqual` is the fast path; a request nested deeper than its recursion can go is compared by the walk that cannot overflow. */
+/** `requestEqual` is the fast path; a request nested deeper than its recursion can go is compared by the walk that cannot overflow. */
 function sameRequest(recorded: Json, live: Json): boolean {
   try {
-    return jsonEqual(recorded, live);
+    return requestEqual(recorded, live);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return firstDivergence(recorded, live) === undefined;

@@ -1,5 +1,5 @@
 import type { Json } from '../canonical/canonical-json.js';
-import { jsonEqual } from '../canonical/json-equal.js';
+import { requestEqual } from '../cassette/request-equal.js';
 import type { CassetteCall } from '../cassette/types.js';
 import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
 import type { Placement } from '../threading/types.js';
@@ -55,7 +55,7 @@ export class SessionBinding {
       if (this.#bound.has(lineage)) continue;
       first ??= lineage;
       const request = this.#calls[lineage]?.[0]?.request;
-      if (request === null || (request !== undefined && jsonEqual(request, live))) return { lineage, equal: true };
+      if (request === null || (request !== undefined && requestEqual(request, live))) return { lineage, equal: true };
     }
     return first === undefined ? undefined : { lineage: first, equal: false };
   }
