@@ -12,17 +12,50 @@ export interface SchemaCheck<T = unknown> {
 }
 
 const cache = new WeakMap<object, SchemaCheck>();
+/**
+ * Checks by schema text: each scenario's runtime builds its tools' schemas anew, and compiling
+ * the same schema again per scenario cost more than the rest of registering them (and ajv kept
+ * every copy).
+ */
+const byText = new Map<string, SchemaCheck>();
 
-/** Compiles (once per schema object) a validator. Throws ajv's error for a schema it cannot compile. */
+/** Compiles (once per schema, by object and by content) a validator. Throws ajv's error for a schema it cannot compile. */
 export function compileSchema<T = unknown>(schema: JsonSchema): SchemaCheck<T> {
   const cached = cache.get(schema);
   if (cached) return cached as SchemaCheck<T>;
+  const text = schemaText(schema);
+  const same = text === undefined ? undefined : byText.get(text);
+  if (same) {
+    cache.set(schema, same);
+    return same as SchemaCheck<T>;
+  }
   const validate: ValidateFunction = ajv.compile(schema);
   const check = Object.assign((value: unknown): value is T => validate(value) as boolean, {
     describeErrors: () => formatSchemaErrors(validate.errors),
   });
   cache.set(schema, check);
+  if (text !== undefined) byText.set(text, check);
   return check;
+}
+
+/**
+ * The schema as JSON text when that text says all of it (plain objects, arrays, strings, finite
+ * numbers, booleans, null), else undefined: such a schema, or one with an `$id` (which ajv
+ * registers, and refuses twice), is compiled per object as before.
+ */
+function schemaText(schema: JsonSchema): string | undefined {
+  let plain = true;
+  const text = JSON.stringify(schema, (key, value: unknown) => {
+    if (key === '$id') plain = false;
+    else if (value === undefined || typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') plain = false;
+    else if (typeof value === 'number' && !Number.isFinite(value)) plain = false;
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) plain = false;
+    }
+    return value;
+  });
+  return plain ? text : undefined;
 }
 
 export function formatSchemaErrors(errors: readonly ErrorObject[] | null | undefined): string {

@@ -10,10 +10,11 @@ export function isKeyLikeEnvName(name: string): boolean {
 /** The values of key-like variables in `env` long enough to be keys, labelled by variable name. */
 export function keyLikeEnvSecrets(env: NodeJS.ProcessEnv): LabelledSecret[] {
   const secrets: LabelledSecret[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && isKeyLikeEnvName(name)) {
-      secrets.push({ value, label: `the ${name} environment variable` });
-    }
+  // Names first: every session log write scans, and reading each value of process.env is a copy out of the native environment.
+  for (const name of Object.keys(env)) {
+    if (!isKeyLikeEnvName(name)) continue;
+    const value = env[name];
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH) secrets.push({ value, label: `the ${name} environment variable` });
   }
   return secrets;
 }
