@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../harness/schema.js';
 import { callLineSchema, metaSchema } from './schemas.js';
 import type { CallLine, CassetteMeta } from './types.js';
@@ -7,10 +7,18 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** A validator whose failure names the one most specific problem, e.g. `/response/events/3/delay must be integer`. */
+/**
+ * A validator whose failure names the one most specific problem, e.g. `/response/events/3/delay must be integer`.
+ * Compiled on its first check, not at import: every process that loads the toolkit (the run
+ * command, each worker, each worker's scenario modules) would otherwise pay for every schema,
+ * most of which it never checks anything against.
+ */
 export function compileChecker<T>(schema: JsonSchema): (value: unknown) => Checked<T> {
-  const validate = ajv.compile<T>(schema);
-  return (value) => (validate(value) ? { ok: true, value } : { ok: false, problem: describe(validate.errors) });
+  let validate: ValidateFunction<T> | undefined;
+  return (value) => {
+    validate ??= ajv.compile<T>(schema);
+    return validate(value) ? { ok: true, value } : { ok: false, problem: describe(validate.errors) };
+  };
 }
 
 export const checkMeta = compileChecker<CassetteMeta>(metaSchema);
