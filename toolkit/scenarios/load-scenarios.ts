@@ -1,5 +1,5 @@
-import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { lstat, readdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { defaultExport, importScenarioModule } from './import-scenario-module.js';
 import { ScenarioError } from './scenario-error.js';
 import { selectScenarios } from './select-scenarios.js';
@@ -52,9 +52,24 @@ export async function loadScenarios(dir: string, names: readonly string[] = []):
 
 /** Imports the scenario `name` of `dir` alone and checks its definition. */
 export async function loadScenario(dir: string, name: string): Promise<ScenarioDefinition> {
+  return importDefinition(resolve(join(dir, await scenarioFile(dir, name))), name);
+}
+
+/**
+ * The file of scenario `name` in `dir`. A run loads its scenarios one at a time, and listing a
+ * folder of 1,000 scenarios for each made loading grow with the square of the suite: the few
+ * names it can have are looked up instead. Anything but exactly one of them there (no file,
+ * two, no folder, a name that is a path) goes through the listing, for its error.
+ */
+async function scenarioFile(dir: string, name: string): Promise<string> {
+  if (name !== '' && name === basename(name)) {
+    const present = await Promise.all(SCENARIO_SUFFIXES.map((suffix) => lstat(join(dir, `${name}${suffix}`)).then(() => true, () => false)));
+    const found = SCENARIO_SUFFIXES.filter((_suffix, i) => present[i]);
+    if (found.length === 1) return `${name}${found[0] as string}`;
+  }
   const files = await scenarioFiles(dir);
   const [chosen] = selectScenarios([...files.keys()].sort(), [name], dir);
-  return importDefinition(resolve(join(dir, files.get(chosen as string) as string)), name);
+  return files.get(chosen as string) as string;
 }
 
 async function importDefinition(file: string, name: string): Promise<ScenarioDefinition> {
