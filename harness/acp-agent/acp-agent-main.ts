@@ -1,3 +1,4 @@
+import { messageOf } from '../error-text.js';
 import { createStderrLogger } from '../runtime/logger.js';
 import { runAcpAgent, type RunAcpAgentOptions } from './run-acp-agent.js';
 
@@ -42,7 +43,7 @@ export async function acpAgentMain(
     await runAcpAgent({ stdin: process.stdin, stdout: process.stdout, env, logger, ...overrides });
     return 0;
   } catch (error) {
-    logger.error(`stopped: ${error instanceof Error ? error.message : String(error)}`);
+    logger.error(`stopped: ${messageOf(error)}`);
     return 1;
   }
 }

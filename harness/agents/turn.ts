@@ -1,3 +1,4 @@
+import { codeOf, messageOf } from '../error-text.js';
 import type { LlmService } from '../llm/llm-service.js';
 import type { LlmEvent, LlmFinishReason, LlmRequest } from '../llm/types.js';
 import type { Session } from '../session/store-types.js';
@@ -208,7 +209,7 @@ function parseArguments(text: string): { ok: true; value: unknown } | { ok: fals
   try {
     return { ok: true, value: text.trim() === '' ? {} : JSON.parse(text) };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: messageOf(error) };
   }
 }
 
@@ -240,11 +241,7 @@ function abortCause(signal: AbortSignal): TurnError {
 }
 
 function describeFailure(error: unknown): TurnError {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return { code: typeof code === 'string' ? code : 'ERROR', message: error.message };
-  }
-  return { code: 'ERROR', message: String(error) };
+  return { code: (error instanceof Error ? codeOf(error) : undefined) ?? 'ERROR', message: messageOf(error) };
 }
 
 function lastTurnNumber(events: readonly SessionEvent[]): number {

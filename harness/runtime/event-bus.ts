@@ -1,5 +1,6 @@
 import type { Disposer } from './disposer.js';
-import { describeThrown, type Logger } from './logger.js';
+import { describeThrown } from '../error-text.js';
+import type { Logger } from './logger.js';
 
 export type Listener<Payload> = (payload: Payload) => void | Promise<void>;
 

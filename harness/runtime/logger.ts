@@ -21,20 +21,3 @@ export function createMemoryLogger(): Logger & { readonly lines: readonly string
   const write = (at: string) => (message: string) => void lines.push(`${at}: ${message}`);
   return { lines, debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
-
-/**
- * A thrown value as one line, whatever it is: a revoked Proxy, an Error whose `name` or `message`
- * getter throws, an object whose `toString` throws. Never throws itself.
- */
-export function describeThrown(value: unknown): string {
-  try {
-    if (value instanceof Error) return `${String(value.name)}: ${String(value.message)}`;
-    return String(value);
-  } catch {
-    try {
-      return `<unrenderable thrown value of type ${typeof value}>`;
-    } catch {
-      return '<unrenderable thrown value>';
-    }
-  }
-}

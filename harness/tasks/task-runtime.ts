@@ -1,3 +1,4 @@
+import { messageOf } from '../error-text.js';
 import { HarnessError } from '../errors.js';
 import type { EventBus } from '../runtime/event-bus.js';
 import type { HarnessEvents } from '../runtime/events.js';
@@ -29,7 +30,7 @@ export class TaskRuntime {
       killRequested: false,
       settled: registration.done.then(
         (outcome) => outcome,
-        (error: unknown): TaskOutcome => ({ status: 'failed', detail: error instanceof Error ? error.message : String(error) }),
+        (error: unknown): TaskOutcome => ({ status: 'failed', detail: messageOf(error) }),
       ).then((outcome) => {
         info.status = outcome.status;
         info.outcome = outcome;

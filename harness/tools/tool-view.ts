@@ -1,3 +1,4 @@
+import { messageOf } from '../error-text.js';
 import type { LlmToolSpec } from '../llm/types.js';
 import { compileSchema } from '../schema.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -62,7 +63,7 @@ export class ToolView {
       const output = await tool.execute(call.args as never, execution);
       return typeof output === 'string' ? { output, isError: false } : { output: output.output, isError: output.isError ?? false };
     } catch (error) {
-      return { isError: true, output: `Error: ${error instanceof Error ? error.message : String(error)}` };
+      return { isError: true, output: `Error: ${messageOf(error)}` };
     }
   }
 }

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { errnoText } from '../../harness/error-text.js';
 import { SubagentError } from '../seam/errors.js';
 import type { OpenAcpChannel } from './acp-channel.js';
 
@@ -129,6 +130,6 @@ export function directoryProblem(path: string): string | null {
   try {
     return statSync(path).isDirectory() ? null : 'is not a directory';
   } catch (error) {
-    return `is not an accessible directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    return `is not an accessible directory (${errnoText(error)})`;
   }
 }

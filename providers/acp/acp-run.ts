@@ -1,4 +1,5 @@
 import { methods, RequestError, type ClientConnection } from '@agentclientprotocol/sdk';
+import { describeError } from '../../harness/error-text.js';
 import type { Logger } from '../../harness/runtime/logger.js';
 import type { ResolvedStartRequest, SubagentResult, SubagentRun, SubagentStopReason } from '../seam/types.js';
 import type { AcpChannel } from './acp-channel.js';
@@ -140,13 +141,6 @@ export class AcpRun implements SubagentRun {
     clearTimeout(this.idleTimer);
     this.settle({ output: this.parts.state.output.text(), stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
   }
-}
-
-/** "CODE: message" for a coded error (a replay divergence), the message otherwise. */
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }
 
 function sleep(ms: number): Promise<undefined> {

@@ -1,3 +1,4 @@
+import { messageOf } from '../../harness/error-text.js';
 import { compileSchema, type JsonSchema } from '../../harness/schema.js';
 import { SubagentError } from './errors.js';
 import type { StartCapability, SubagentProvider, SubagentStartRequest } from './types.js';
@@ -49,7 +50,7 @@ export function startTimeCopies(provider: SubagentProvider, request: SubagentSta
     try {
       return deepFrozen(structuredClone(value));
     } catch (error) {
-      throw new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${field} must be plain data (it is copied at start): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${field} must be plain data (it is copied at start): ${messageOf(error)}`, { cause: error });
     }
   };
   return {
@@ -76,7 +77,7 @@ export function outputSchemaProblem(schema: unknown): string | null {
   try {
     compileSchema(schema as JsonSchema);
   } catch (error) {
-    return `ajv cannot compile it: ${error instanceof Error ? error.message : String(error)}`;
+    return `ajv cannot compile it: ${messageOf(error)}`;
   }
   return null;
 }

@@ -3,7 +3,8 @@ import type { TaskOutcome } from '../../harness/tasks/types.js';
 import { SubagentError } from '../seam/errors.js';
 import type { SubagentService } from '../seam/subagent-service.js';
 import type { SubagentStartRequest } from '../seam/types.js';
-import { describeError, finishRun, taskOutcome } from './run-outcome.js';
+import { describeErrorCodeLast } from '../../harness/error-text.js';
+import { finishRun, taskOutcome } from './run-outcome.js';
 
 export interface BackgroundDelegation {
   readonly service: SubagentService;
@@ -39,11 +40,11 @@ async function runToOutcome(service: SubagentService, provider: string, request:
     run = await service.start(provider, request);
   } catch (error) {
     if (request.signal.aborted && error instanceof SubagentError && error.code === 'ABORTED') return { status: 'killed' };
-    return { status: 'failed', detail: `the subagent could not start: ${describeError(error)}` };
+    return { status: 'failed', detail: `the subagent could not start: ${describeErrorCodeLast(error)}` };
   }
   const { settled, disposeFailure } = await finishRun(run);
-  const outcome: TaskOutcome = 'result' in settled ? taskOutcome(settled.result) : { status: 'failed', detail: describeError(settled.error) };
+  const outcome: TaskOutcome = 'result' in settled ? taskOutcome(settled.result) : { status: 'failed', detail: describeErrorCodeLast(settled.error) };
   if (disposeFailure === undefined) return outcome;
   const prior = outcome.detail ? `${outcome.detail}; ` : '';
-  return { ...outcome, status: 'failed', detail: `${prior}dispose failed: ${describeError(disposeFailure)}` };
+  return { ...outcome, status: 'failed', detail: `${prior}dispose failed: ${describeErrorCodeLast(disposeFailure)}` };
 }

@@ -25,13 +25,6 @@ export function taskOutcome(result: SubagentResult): TaskOutcome {
   return { status: 'failed', detail, ...(result.output ? { output: result.output } : {}) };
 }
 
-/** An error as one readable line, with its stable code when it has one, so the model can tell failures apart. */
-export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
-}
-
 /** What a run came to: its result (or the infrastructure fault instead), then its disposal, always awaited; two independent channels. */
 export interface RunEnding {
   readonly settled: { readonly result: SubagentResult } | { readonly error: unknown };

@@ -1,3 +1,4 @@
+import { describeError } from '../../harness/error-text.js';
 import { UsageError, type Command } from './command.js';
 import { paint, processIo, type CliIo } from './io.js';
 import { NESTCAST_VERSION } from './version.js';
@@ -62,8 +63,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stderr(`nestcast ${command.name}: ${error.message}\n\n${command.help}\n`);
       return 2;
     }
-    const code = (error as { code?: unknown }).code;
-    io.stderr(`nestcast ${command.name}: ${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`nestcast ${command.name}: ${describeError(error)}\n`);
     return 1;
   }
 }

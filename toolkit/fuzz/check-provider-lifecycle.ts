@@ -6,7 +6,7 @@ import { fuzzRuns } from '../arbitraries/fuzz-runs.js';
 import { lifecycleScheduleArbitrary, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { formatConformanceFailure, numberedSteps, rerunCommand } from './format-failure.js';
 import { CoverageCounter } from './coverage.js';
-import { describeError } from './describe-error.js';
+import { describeError } from '../../harness/error-text.js';
 import { EscapeWatch } from './escape-watch.js';
 import { FuzzError } from './fuzz-error.js';
 import { isListenerFailure } from './lifecycle-recorder.js';

@@ -4,7 +4,7 @@ import type { Runtime } from '../../harness/runtime/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
 import type { SubagentResult } from '../../providers/seam/types.js';
-import { describeError } from './describe-error.js';
+import { codeOf, describeError } from '../../harness/error-text.js';
 import { HIJACKED, isListenerFailure, type LifecycleRecord } from './lifecycle-recorder.js';
 import { describeThing, liveThings } from './liveness.js';
 import type { RunTrace, Settlement } from './run-trace.js';
@@ -18,8 +18,6 @@ export interface ScheduleObservations {
   readonly fixture: ProviderFixture;
   readonly driver: ScheduleDriver;
 }
-
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 /** The lifecycle promises (docs/fuzzing.md, "The promises") checked once every act of the schedule has finished. */
 export async function checkSchedule(observed: ScheduleObservations): Promise<LifecycleViolation[]> {

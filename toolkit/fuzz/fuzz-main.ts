@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeError } from './describe-error.js';
+import { describeError } from '../../harness/error-text.js';
 import { acpFactory } from './factories/acp-factory.js';
 import { forkFactory, spawnFactory } from './factories/in-process-factories.js';
 import { mockFactory } from './factories/mock-factory.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describeError } from './describe-error.js';
+import { describeError } from '../../harness/error-text.js';
 import { FuzzError } from './fuzz-error.js';
 import type { ProviderFactory } from './types.js';
 

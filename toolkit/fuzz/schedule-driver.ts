@@ -5,7 +5,7 @@ import type { SubagentService } from '../../providers/seam/subagent-service.js';
 import type { ChildAgentOptions, ResolvedStartRequest, SubagentProvider, SubagentResult, SubagentRun, SubagentStartRequest } from '../../providers/seam/types.js';
 import { runSpawnedBy, type LifecycleSchedule, type TimedAct } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { Act, CoverageCell } from './coverage.js';
-import { describeError } from './describe-error.js';
+import { codeOf, describeError } from '../../harness/error-text.js';
 import { recordLifecycle, type LifecycleObservations } from './lifecycle-recorder.js';
 import { leftoversOf, liveThings } from './liveness.js';
 import { concreteRefusal } from './refusal-request.js';
@@ -18,14 +18,6 @@ export interface DriverParents {
   /** A parent at depth `Number.MAX_SAFE_INTEGER`, for `unsafe-depth` refusals; made only when a schedule needs it. */
   readonly deep: Agent | undefined;
 }
-
-const codeOf = (error: unknown): unknown => {
-  try {
-    return (error as { code?: unknown } | null)?.code;
-  } catch {
-    return undefined;
-  }
-};
 
 /** The JSON of what a provider received, without the parent agent and signal (which are live objects). */
 function requestJson(request: ResolvedStartRequest): string {
@@ -313,7 +305,7 @@ export class ScheduleDriver {
       run.sendMessage?.(text);
       trace.steered.push({ text, phase });
     } catch (error) {
-      if (typeof codeOf(error) !== 'string') {
+      if (codeOf(error) === undefined) {
         trace.violate('steering-delivered-or-refused', `sendMessage() (${phase}) threw an untyped ${describeError(error)}; a refusal must be a typed error with a code`);
       }
     }
@@ -328,7 +320,7 @@ export class ScheduleDriver {
       next = await (run.resume as NonNullable<SubagentRun['resume']>).call(run, `fuzz follow-up ${n + 1} for ${trace.spawnedBy}`, new AbortController().signal);
     } catch (error) {
       followUp.start = { status: 'rejected', error };
-      if (typeof codeOf(error) !== 'string') trace.violate('resume-refusals-typed', `resume() rejected with an untyped ${describeError(error)}`);
+      if (codeOf(error) === undefined) trace.violate('resume-refusals-typed', `resume() rejected with an untyped ${describeError(error)}`);
       return;
     }
     followUp.start = { status: 'fulfilled', value: next };

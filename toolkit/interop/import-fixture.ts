@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { errnoText } from '../../harness/error-text.js';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import type { Secret } from '../secrets/secret.js';
@@ -85,7 +86,7 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new InteropError('IMPORT_INVALID', `${file}: cannot read the fixture (${(cause as NodeJS.ErrnoException).code ?? String(cause)}).`, { cause });
+    throw new InteropError('IMPORT_INVALID', `${file}: cannot read the fixture (${errnoText(cause)}).`, { cause });
   }
   try {
     return JSON.parse(text);

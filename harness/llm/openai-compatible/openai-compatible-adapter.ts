@@ -1,3 +1,4 @@
+import { describeWithCause } from '../../error-text.js';
 import { LlmError } from '../errors.js';
 import { LINEAGE_HEADER, type LlmAdapter, type LlmCallOptions, type LlmEvent, type LlmRequest } from '../types.js';
 import { ChunkTranslator } from './chunk-translator.js';
@@ -81,7 +82,7 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
     if (watchdog.fired) {
       return new LlmError('TIMEOUT', `${call.source} sent no bytes for ${idleTimeoutMs} ms ${where}; raise idleTimeoutMs or check the server`, { cause });
     }
-    return new LlmError('NETWORK', `${call.source} failed ${where}: ${describe(cause)}; check the base URL and the network`, { cause });
+    return new LlmError('NETWORK', `${call.source} failed ${where}: ${describeWithCause(cause)}; check the base URL and the network`, { cause });
   };
 
   try {
@@ -151,10 +152,4 @@ function aborted(call: ResolvedCall, where: string, signal: AbortSignal): LlmErr
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}
-
-function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
-  return `${cause.message}${inner}`;
 }
