@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import type { SessionEventType, StepFinish, TurnEndReason } from './types.js';
 
 export const SESSION_EVENT_TYPES = [
@@ -15,10 +16,6 @@ const STEP_FINISHES: readonly StepFinish[] = ['stop', 'tool-calls', 'max-tokens'
 const TURN_END_REASONS: readonly TurnEndReason[] = ['completed', 'aborted', 'error', 'max-steps', 'max-tokens', 'refusal'];
 
 type Fields = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isSessionEventType(type: unknown): type is SessionEventType {
   return (SESSION_EVENT_TYPES as readonly unknown[]).includes(type);

@@ -1,6 +1,7 @@
 import { closeSync, writeSync } from 'node:fs';
 import { HarnessError } from '../errors.js';
-import { eventShapeProblem, isRecord } from './event-shape.js';
+import { isRecord } from '../is-record.js';
+import { eventShapeProblem } from './event-shape.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
 import { serializeSessionLine } from './jsonl.js';
 import type { Session } from './store-types.js';

@@ -1,4 +1,4 @@
-import { isRecord } from './event-shape.js';
+import { isRecord } from '../is-record.js';
 import { lineageProblem } from './lineage.js';
 import { SESSION_FORMAT_VERSION } from './types.js';
 

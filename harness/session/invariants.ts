@@ -1,5 +1,6 @@
 import { HarnessError } from '../errors.js';
-import { eventShapeProblem, isRecord } from './event-shape.js';
+import { isRecord } from '../is-record.js';
+import { eventShapeProblem } from './event-shape.js';
 import { headerProblems } from './header-shape.js';
 import type { SessionEvent, SessionLog } from './types.js';
 

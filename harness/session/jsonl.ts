@@ -1,5 +1,5 @@
 import { HarnessError } from '../errors.js';
-import { isRecord } from './event-shape.js';
+import { isRecord } from '../is-record.js';
 import { headerProblems } from './header-shape.js';
 import type { LoadedSessionLog, RecoveredTail } from './store-types.js';
 import type { SessionEvent, SessionHeader, SessionLog } from './types.js';

@@ -6,6 +6,7 @@ import { BoundedTail, quoteHead, STDERR_TAIL_CHARS } from './bounded-output.js';
 import { frameStream } from './frame-stream.js';
 import { trackGroup } from './live-groups.js';
 import { groupMembers, signalGroup } from './process-group.js';
+import { sleep } from './sleep.js';
 import { terminateChild, type Termination } from './terminate-child.js';
 
 const STDERR_TAIL_LINES = 5;
@@ -123,8 +124,4 @@ function lastLines(text: string): string[] {
     .filter((line) => line.trim() !== '')
     .slice(-STDERR_TAIL_LINES)
     .map((line) => quoteHead(line, LOG_LINE_CHARS));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -95,10 +95,10 @@ export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = 
     cwd: config.cwd === undefined ? undefined : resolveConfiguredCwd(config.cwd, launchDir, fail),
     permission,
     stderr,
-    startupTimeoutMs: delay(config.startupTimeoutMs, 'startupTimeoutMs', ACP_CONFIG_DEFAULTS.startupTimeoutMs, fail),
-    idleTimeoutMs: delay(config.idleTimeoutMs, 'idleTimeoutMs', ACP_CONFIG_DEFAULTS.idleTimeoutMs, fail),
-    disposeEofGraceMs: delay(config.disposeEofGraceMs, 'disposeEofGraceMs', ACP_CONFIG_DEFAULTS.disposeEofGraceMs, fail),
-    disposeTermGraceMs: delay(config.disposeTermGraceMs, 'disposeTermGraceMs', ACP_CONFIG_DEFAULTS.disposeTermGraceMs, fail),
+    startupTimeoutMs: timerDelayOption(config.startupTimeoutMs, 'startupTimeoutMs', ACP_CONFIG_DEFAULTS.startupTimeoutMs, fail),
+    idleTimeoutMs: timerDelayOption(config.idleTimeoutMs, 'idleTimeoutMs', ACP_CONFIG_DEFAULTS.idleTimeoutMs, fail),
+    disposeEofGraceMs: timerDelayOption(config.disposeEofGraceMs, 'disposeEofGraceMs', ACP_CONFIG_DEFAULTS.disposeEofGraceMs, fail),
+    disposeTermGraceMs: timerDelayOption(config.disposeTermGraceMs, 'disposeTermGraceMs', ACP_CONFIG_DEFAULTS.disposeTermGraceMs, fail),
     channel: config.channel,
   };
 }
@@ -108,7 +108,7 @@ export function isTimerDelay(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
 }
 
-function delay(value: number | undefined, key: string, fallback: number, fail: (message: string) => never): number {
+function timerDelayOption(value: number | undefined, key: string, fallback: number, fail: (message: string) => never): number {
   if (value === undefined) return fallback;
   if (!isTimerDelay(value)) {
     fail(`\`${key}\` must be a positive number of milliseconds no greater than ${MAX_TIMER_MS}, got ${String(value)}`);

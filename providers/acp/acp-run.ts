@@ -1,5 +1,6 @@
 import { methods, RequestError, type ClientConnection } from '@agentclientprotocol/sdk';
 import { describeError } from '../../harness/error-text.js';
+import { deferred } from '../../harness/runtime/deferred.js';
 import type { Logger } from '../../harness/runtime/logger.js';
 import type { ResolvedStartRequest, SubagentResult, SubagentRun, SubagentStopReason } from '../seam/types.js';
 import type { AcpChannel } from './acp-channel.js';
@@ -8,6 +9,7 @@ import type { BoundedHead } from './bounded-output.js';
 import { describeExit, describeRpcError, stderrSuffix } from './describe-exit.js';
 import { junkSuffix } from './junk-suffix.js';
 import { reportTermination } from './report-termination.js';
+import { sleep } from './sleep.js';
 import { subagentStopReason } from './stop-reason.js';
 
 /** Shared with the client callbacks, which run before the run object exists. */
@@ -43,7 +45,7 @@ const EXIT_REPORT_WAIT_MS = 500;
 export class AcpRun implements SubagentRun {
   readonly id: string;
   readonly result: Promise<SubagentResult>;
-  private settle!: (result: SubagentResult) => void;
+  private readonly outcome = deferred<SubagentResult>();
   private settled = false;
   private disposal: Promise<void> | undefined;
   private cancelSent: Promise<void> | undefined;
@@ -52,9 +54,7 @@ export class AcpRun implements SubagentRun {
 
   constructor(private readonly parts: AcpRunParts) {
     this.id = parts.request.runId;
-    this.result = new Promise((resolve) => {
-      this.settle = resolve;
-    });
+    this.result = this.outcome.promise;
     parts.request.signal.addEventListener('abort', this.onAbort, { once: true });
     parts.state.lastFrameAt = Date.now();
     this.armIdleTimer();
@@ -139,10 +139,6 @@ export class AcpRun implements SubagentRun {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.idleTimer);
-    this.settle({ output: this.parts.state.output.text(), stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
+    this.outcome.resolve({ output: this.parts.state.output.text(), stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
   }
-}
-
-function sleep(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }

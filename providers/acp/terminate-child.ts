@@ -1,4 +1,5 @@
 import type { ChildExit } from './acp-channel.js';
+import { sleepReferenced } from './sleep.js';
 
 export interface DisposeGraces {
   readonly eofGraceMs: number;
@@ -70,7 +71,7 @@ async function groupGoneWithin(target: LadderTarget, ms: number): Promise<ChildE
   let probe = FIRST_PROBE_MS;
   while (target.members().length > 0) {
     if (Date.now() >= deadline) return undefined;
-    await sleep(Math.min(probe, Math.max(deadline - Date.now(), 1)));
+    await sleepReferenced(Math.min(probe, Math.max(deadline - Date.now(), 1)));
     probe = Math.min(probe * 2, MAX_PROBE_MS);
   }
   return exit;
@@ -84,9 +85,4 @@ function exitWithin(exited: Promise<ChildExit>, ms: number): Promise<ChildExit |
       resolve(exit);
     });
   });
-}
-
-/** Referenced on purpose: a parent must not exit while it still waits for its children's group. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

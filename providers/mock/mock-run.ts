@@ -1,3 +1,4 @@
+import { deferred } from '../../harness/runtime/deferred.js';
 import type { SubagentResult, SubagentRun } from '../seam/types.js';
 import type { MockBehaviour } from './mock-behaviour.js';
 
@@ -6,8 +7,7 @@ type RunBehaviour = Exclude<MockBehaviour, { kind: 'fail-start' }>;
 /** A scripted run: settles as its behaviour says; a cancel settles it `aborted` (unless told to ignore it for a while). */
 export class MockRun implements SubagentRun {
   readonly result: Promise<SubagentResult>;
-  private resolve!: (result: SubagentResult) => void;
-  private reject!: (error: Error) => void;
+  private readonly outcome = deferred<SubagentResult>();
   private settled = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private disposal: Promise<void> | undefined;
@@ -19,10 +19,7 @@ export class MockRun implements SubagentRun {
     signal: AbortSignal,
     private readonly release: () => void,
   ) {
-    this.result = new Promise<SubagentResult>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    this.result = this.outcome.promise;
     const onAbort = (): void => this.cancel('the request signal was aborted');
     signal.addEventListener('abort', onAbort, { once: true });
     void this.result.catch(() => undefined).finally(() => signal.removeEventListener('abort', onAbort));
@@ -84,12 +81,12 @@ export class MockRun implements SubagentRun {
   private settle(result: SubagentResult): void {
     if (this.settled) return;
     this.settled = true;
-    this.resolve(result);
+    this.outcome.resolve(result);
   }
 
   private fail(error: Error): void {
     if (this.settled) return;
     this.settled = true;
-    this.reject(error);
+    this.outcome.reject(error);
   }
 }

@@ -1,3 +1,4 @@
+import { deferred } from '../../harness/runtime/deferred.js';
 import type { ResolvedStartRequest, SubagentResult, SubagentRun } from '../../providers/seam/types.js';
 import type { Phase, RunPlan } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { ConcreteRefusal } from './refusal-request.js';
@@ -82,7 +83,7 @@ export class RunTrace {
   readonly violations: LifecycleViolation[] = [];
   /** Resolves when the suite stops waiting for a result that dispose() left pending (a violation already). */
   readonly givenUp: Promise<void>;
-  private release!: () => void;
+  private readonly givingUp = deferred<void>();
 
   constructor(
     readonly index: number,
@@ -92,7 +93,7 @@ export class RunTrace {
     /** Set when the plan makes this a request the service must refuse. */
     readonly refusal: ConcreteRefusal | null,
   ) {
-    this.givenUp = new Promise<void>((resolve) => (this.release = resolve));
+    this.givenUp = this.givingUp.promise;
   }
 
   get name(): string {
@@ -100,7 +101,7 @@ export class RunTrace {
   }
 
   giveUp(): void {
-    this.release();
+    this.givingUp.resolve();
     this.milestones.reach('mid-stream');
     this.milestones.reach('after-settle');
   }

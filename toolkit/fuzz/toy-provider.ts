@@ -1,3 +1,4 @@
+import { deferred } from '../../harness/runtime/deferred.js';
 import type fc from 'fast-check';
 import { SubagentError } from '../../providers/seam/errors.js';
 import { NO_START_CAPABILITIES, type ResolvedStartRequest, type SubagentProvider, type SubagentResult, type SubagentRun } from '../../providers/seam/types.js';
@@ -97,8 +98,7 @@ export class ToyRun implements SubagentRun {
   protected disposal: Promise<void> | undefined;
   protected handedOver = false;
   protected resuming = false;
-  private resolveResult!: (result: SubagentResult) => void;
-  private rejectResult!: (error: Error) => void;
+  private readonly ending = deferred<SubagentResult>();
 
   constructor(
     readonly id: string,
@@ -106,10 +106,7 @@ export class ToyRun implements SubagentRun {
     protected readonly outcome: ChildOutcome,
     protected readonly ctx: ToyContext,
   ) {
-    this.settled = new Promise<SubagentResult>((resolve, reject) => {
-      this.resolveResult = resolve;
-      this.rejectResult = reject;
-    });
+    this.settled = this.ending.promise;
     this.listen();
     this.catchUpOnAbort();
     if (outcome !== 'fail-start') void this.play();
@@ -184,13 +181,13 @@ export class ToyRun implements SubagentRun {
   protected settle(result: SubagentResult): void {
     if (this.done) return;
     this.done = true;
-    this.resolveResult(result);
+    this.ending.resolve(result);
   }
 
   protected fail(error: Error): void {
     if (this.done) return;
     this.done = true;
-    this.rejectResult(error);
+    this.ending.reject(error);
   }
 
   protected finalResult(): SubagentResult {

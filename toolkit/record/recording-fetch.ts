@@ -1,3 +1,4 @@
+import { deferred } from '../../harness/runtime/deferred.js';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { canonicalize } from '../canonical/canonical-json.js';
 import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
@@ -130,12 +131,8 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
       // Process-wide too: `cassette()` then `saveCassette()` (the merge pattern) must not lose them.
       rememberSecret(secret.value, secret.label);
     }
-    let settle!: () => void;
-    const capture: Capture = {
-      request: {},
-      url: new URL(request.url),
-      settled: new Promise<void>((resolve) => (settle = resolve)),
-    };
+    const { promise: settled, resolve: settle } = deferred<void>();
+    const capture: Capture = { request: {}, url: new URL(request.url), settled };
     let lineage = named;
     try {
       const content = readRequest(await request.clone().text()).content;

@@ -1,3 +1,4 @@
+import { isRecord } from '../../harness/is-record.js';
 import type { RecordedResponse } from '../cassette/types.js';
 import type { Reply } from './types.js';
 
@@ -78,5 +79,5 @@ function parse(text: string): unknown {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isRecord(value) ? value : undefined;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../../is-record.js';
 import type { Usage } from '../../session/types.js';
 import { LlmError } from '../errors.js';
 import type { LlmEvent, LlmFinishReason } from '../types.js';
@@ -135,10 +136,6 @@ function toUsage(wire: Record<string, unknown>): Usage {
 
 function numberOr(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function quote(text: string): string {

@@ -1,4 +1,5 @@
-import { latch, type Interruption } from './interruption.js';
+import { deferred } from '../../../harness/runtime/deferred.js';
+import type { Interruption } from './interruption.js';
 
 /**
  * Interrupts with SCENARIO_STALLED when the process's event loop drains while the scenario is
@@ -7,7 +8,7 @@ import { latch, type Interruption } from './interruption.js';
  * one scenario at a time per process (a worker runner uses one per worker).
  */
 export function watchEventLoopDrain(): { readonly interrupted: Promise<Interruption>; readonly dispose: () => void } {
-  const { promise, settle } = latch<Interruption>();
+  const { promise, resolve: settle } = deferred<Interruption>();
   const onDrain = () =>
     settle({
       code: 'SCENARIO_STALLED',

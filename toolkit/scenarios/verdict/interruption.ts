@@ -4,10 +4,3 @@ export interface Interruption {
   /** What happened, without the scenario's name (the runner adds it) and without the last events. */
   readonly message: string;
 }
-
-/** A promise settled from outside, for the sources of an interruption. */
-export function latch<T>(): { readonly promise: Promise<T>; readonly settle: (value: T) => void } {
-  let settle!: (value: T) => void;
-  const promise = new Promise<T>((resolve) => (settle = resolve));
-  return { promise, settle };
-}

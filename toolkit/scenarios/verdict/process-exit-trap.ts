@@ -1,5 +1,6 @@
 import { ScenarioError } from '../scenario-error.js';
-import { latch, type Interruption } from './interruption.js';
+import { deferred } from '../../../harness/runtime/deferred.js';
+import type { Interruption } from './interruption.js';
 
 /**
  * While armed, `process.exit` from scenario code interrupts the scenario with SCENARIO_EXIT
@@ -7,7 +8,7 @@ import { latch, type Interruption } from './interruption.js';
  * throws so the code after it does not run on as if the process had gone.
  */
 export function trapProcessExit(): { readonly interrupted: Promise<Interruption>; readonly restore: () => void } {
-  const { promise, settle } = latch<Interruption>();
+  const { promise, resolve: settle } = deferred<Interruption>();
   const original = process.exit;
   const trapped = (code?: number | string | null): never => {
     const message = `scenario code called process.exit(${code === undefined ? '' : JSON.stringify(code)}); a scenario must end by returning, so the runner can check it`;

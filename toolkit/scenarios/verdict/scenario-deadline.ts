@@ -1,4 +1,5 @@
-import { latch, type Interruption } from './interruption.js';
+import { deferred } from '../../../harness/runtime/deferred.js';
+import type { Interruption } from './interruption.js';
 
 /** The per-scenario time limit when neither the scenario nor `--timeout` sets one. */
 export const DEFAULT_SCENARIO_TIMEOUT_S = 60;
@@ -8,7 +9,7 @@ export const DEFAULT_SCENARIO_TIMEOUT_S = 60;
  * process alive whose event loop has drained, which is a different failure (SCENARIO_STALLED).
  */
 export function scenarioDeadline(seconds: number): { readonly interrupted: Promise<Interruption>; readonly cancel: () => void } {
-  const { promise, settle } = latch<Interruption>();
+  const { promise, resolve: settle } = deferred<Interruption>();
   const timer = setTimeout(
     () =>
       settle({
