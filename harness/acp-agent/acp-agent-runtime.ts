@@ -1,3 +1,6 @@
+import { DEFAULT_LINEAGE } from '../session/lineage.js';
+import { CHILD_ENV } from './child-env.js';
+import { nonBlank } from '../non-blank.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentOptions } from '../agents/types.js';
@@ -35,13 +38,9 @@ export const DEFAULT_SESSIONS_ROOT = join(homedir(), '.nestcast', 'sessions');
  */
 export function createAcpAgentRuntime(options: AcpAgentRuntimeOptions): AcpAgentRuntime {
   const { env, logger } = options;
-  const runtime = new Runtime({ sessionsRoot: resolve(nonEmpty(env.NESTCAST_SESSIONS_ROOT) ?? DEFAULT_SESSIONS_ROOT), logger });
+  const runtime = new Runtime({ sessionsRoot: resolve(nonBlank(env[CHILD_ENV.sessionsRoot]) ?? DEFAULT_SESSIONS_ROOT), logger });
   const modelStream = new ModelStreamTap();
   runtime.llm.register(modelStream.wrap(createOpenAICompatibleAdapter({ env, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) })));
   for (const tool of taskTools(runtime.tasks)) runtime.tools.register(tool);
-  return { runtime, lineage: nonEmpty(env.NESTCAST_LINEAGE) ?? 'main', agentOptions: {}, modelStream };
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
+  return { runtime, lineage: nonBlank(env[CHILD_ENV.lineage]) ?? DEFAULT_LINEAGE, agentOptions: {}, modelStream };
 }

@@ -1,7 +1,7 @@
 /**
- * What the scenario runner tells an out-of-process (ACP) child through its environment, so the
- * child records or replays its own model calls and writes its session logs where the parent
- * harvests them.
+ * The environment contract of an out-of-process (ACP) child, stated once: the acp provider sets
+ * its lineage and sessions root, the scenario runner tells it to record or replay its own model
+ * calls, and the child (`nestcast acp-agent`) reads them all by these names.
  */
 export const CHILD_ENV = {
   /** `replay` or `record`. Unset: the child talks to its configured model directly. */

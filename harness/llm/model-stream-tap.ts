@@ -1,3 +1,4 @@
+import { DEFAULT_LINEAGE } from '../session/lineage.js';
 import type { LlmAdapter, LlmEvent } from './types.js';
 
 export type ModelStreamListener = (event: LlmEvent, lineage: string) => void;
@@ -26,7 +27,7 @@ export class ModelStreamTap {
     return {
       name: adapter.name,
       async *stream(request, options) {
-        const lineage = options.lineage ?? 'main';
+        const lineage = options.lineage ?? DEFAULT_LINEAGE;
         for await (const event of adapter.stream(request, options)) {
           for (const key of [lineage, undefined]) for (const listener of listeners.get(key) ?? []) listener(event, lineage);
           yield event;

@@ -1,5 +1,8 @@
 import { HarnessError } from '../errors.js';
 
+/** The lineage of a root session, and of any call that names none. */
+export const DEFAULT_LINEAGE = 'main';
+
 /** Why `lineage` is not a valid lineage (`main`, `main/call_1`, ...), or null when it is. */
 export function lineageProblem(lineage: unknown): string | null {
   if (typeof lineage !== 'string') return `lineage must be a string, got ${typeof lineage}`;

@@ -3,6 +3,7 @@ import { openSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
+import { DEFAULT_LINEAGE } from './lineage.js';
 import { writeFileAtomically } from '../atomic-write.js';
 import { FileSession } from './file-session.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
@@ -157,7 +158,7 @@ export class SessionStore {
       id,
       createdAt: Date.now(),
       cwd: options.cwd ?? process.cwd(),
-      lineage: options.lineage ?? 'main',
+      lineage: options.lineage ?? DEFAULT_LINEAGE,
       ...(options.parentSession === undefined ? {} : { parentSession: options.parentSession }),
       ...(options.spawnedBy === undefined ? {} : { spawnedBy: options.spawnedBy }),
       origin: options.origin ?? 'user',

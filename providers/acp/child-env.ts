@@ -1,3 +1,5 @@
+import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
+
 /** Names that look like credentials; the child never inherits them, only gets them through `config.env`. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
 
@@ -23,7 +25,7 @@ export function childEnv(
     if (value !== undefined && !SECRET_NAME.test(name)) env[name] = value;
   }
   Object.assign(env, configured);
-  env.NESTCAST_LINEAGE = nestcast.lineage;
-  env.NESTCAST_SESSIONS_ROOT = nestcast.sessionsRoot;
+  env[CHILD_ENV.lineage] = nestcast.lineage;
+  env[CHILD_ENV.sessionsRoot] = nestcast.sessionsRoot;
   return env;
 }

@@ -1,3 +1,4 @@
+import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import type { AcpChannel, ChildExit, OpenAcpChannel } from '../../providers/acp/index.js';
 import { spawnAcpChild } from '../../providers/acp/index.js';
 import { toPlaceholders } from './run-paths.js';
@@ -14,7 +15,7 @@ export class ProtocolRecorder {
 
   /** The channel factory to give the acp provider. */
   readonly channel: OpenAcpChannel = (spec, logger) => {
-    const paths = { cwd: spec.cwd, sessionsRoot: spec.env['NESTCAST_SESSIONS_ROOT'] };
+    const paths = { cwd: spec.cwd, sessionsRoot: spec.env[CHILD_ENV.sessionsRoot] };
     const entries: ExchangeEntry[] = [];
     let last = performance.now();
     const delay = (): number => {

@@ -1,3 +1,5 @@
+import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
+import { deferred } from '../../harness/runtime/deferred.js';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import type { AcpChannel, ChannelSpec, ChildExit, OpenAcpChannel, Termination } from '../../providers/acp/index.js';
 import { canonicalize } from '../canonical/canonical-json.js';
@@ -72,7 +74,7 @@ interface ReplayHooks {
 }
 
 function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: ProtocolReplayOptions, hooks: ReplayHooks): AcpChannel {
-  const paths: RunPaths = { cwd: spec.cwd, sessionsRoot: spec.env['NESTCAST_SESSIONS_ROOT'] };
+  const paths: RunPaths = { cwd: spec.cwd, sessionsRoot: spec.env[CHILD_ENV.sessionsRoot] };
   const timing = options.timing ?? 'instant';
   const file = `${options.location}/${exchangeFile(exchange.lineage)}`;
   const entries = exchange.entries;
@@ -80,13 +82,12 @@ function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: Proto
   let clientSeen = 0;
   let cursor = 0;
   let exit: ChildExit | undefined;
-  let resolveExit!: (exit: ChildExit) => void;
-  const exited = new Promise<ChildExit>((resolve) => {
-    resolveExit = (value) => {
-      exit ??= value;
-      resolve(exit);
-    };
-  });
+  const exitOnce = deferred<ChildExit>();
+  const exited = exitOnce.promise;
+  const resolveExit = (value: ChildExit): void => {
+    exit ??= value;
+    exitOnce.resolve(exit);
+  };
   const stop = new AbortController();
   let controller!: ReadableStreamDefaultController<AnyMessage>;
   let readableDone = false;

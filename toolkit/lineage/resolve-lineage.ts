@@ -1,7 +1,6 @@
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
+import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import { currentLineage } from './lineage-scope.js';
-
-export const DEFAULT_LINEAGE = 'main';
 
 /** Which session made a call: the `x-session-lineage` header, else `withLineage`, else `main`. */
 export function resolveLineage(headers: Headers): string {

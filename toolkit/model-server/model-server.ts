@@ -6,7 +6,7 @@ import { compileScript } from '../authored/compile-script.js';
 import type { AuthoredScript, AuthoredTurn } from '../authored/types.js';
 import { CassetteError } from '../cassette/cassette-error.js';
 import type { CassetteCall } from '../cassette/types.js';
-import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
+import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import { createReplayingFetch, type ReplayReport } from '../replay/replaying-fetch.js';
 
 export interface ModelServerOptions {

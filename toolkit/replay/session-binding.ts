@@ -1,7 +1,7 @@
 import type { Json } from '../canonical/canonical-json.js';
 import { requestEqual } from '../cassette/request-equal.js';
 import type { CassetteCall } from '../cassette/types.js';
-import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
+import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import type { Placement } from '../threading/types.js';
 
 interface Group {

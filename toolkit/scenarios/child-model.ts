@@ -1,6 +1,7 @@
+import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
+import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import { childCallsFolder, writeRefusal, writeReplayReport } from '../outbox/outbox.js';
 import type { ChildFailure } from '../outbox/types.js';
-import { CHILD_ENV } from './child-variables.js';
 
 /** The model fetch of an out-of-process child started by a scenario run, and what it leaves behind. */
 export interface ChildModel {
@@ -17,7 +18,7 @@ export interface ChildModel {
 export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildModel | undefined> {
   const mode = env[CHILD_ENV.mode];
   const outbox = env[CHILD_ENV.outbox];
-  const lineage = env[CHILD_ENV.lineage] ?? 'main';
+  const lineage = env[CHILD_ENV.lineage] ?? DEFAULT_LINEAGE;
   if (mode === undefined || mode === '' || outbox === undefined) return undefined;
   // Loaded only here: a child that is not part of a scenario run starts without them.
   const [{ loadCassette }, { installNetworkGuard }, { createRecordingFetch }, { redirectingFetch }, { createReplayingFetch }] = await Promise.all([

@@ -11,4 +11,4 @@ export { listScenarios, loadScenarios } from './load-scenarios.js';
 export { narrowScenarios, parseShard, selectScenarios } from './select-scenarios.js';
 export { ScenarioError } from './scenario-error.js';
 export { childModelFromEnv } from './child-model.js';
-export { CHILD_ENV } from './child-variables.js';
+export { CHILD_ENV } from '../../harness/acp-agent/child-env.js';

@@ -20,7 +20,7 @@ import { joinChildRecordings, makeOutbox, readChildReplays } from '../outbox/out
 import { keyLikeEnvSecrets } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
-import { CHILD_ENV } from './child-variables.js';
+import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import { unexpectedCallFailures } from './unexpected-call-failures.js';
 import { apiKeyVariable, DEFAULT_KEY_VARIABLE } from './api-key-variable.js';
 import { ScenarioError } from './scenario-error.js';

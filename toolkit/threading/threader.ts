@@ -1,5 +1,5 @@
 import type { Json } from '../canonical/canonical-json.js';
-import { DEFAULT_LINEAGE } from '../lineage/resolve-lineage.js';
+import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import { digest, isObject, messageKey, replyKey, textOf } from './message-key.js';
 import type { AmbiguousChild, Placement, Reply, ToolCallRef } from './types.js';
 

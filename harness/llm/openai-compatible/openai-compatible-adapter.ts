@@ -1,3 +1,5 @@
+import { DEFAULT_LINEAGE } from '../../session/lineage.js';
+import { nonBlank } from '../../non-blank.js';
 import { describeWithCause } from '../../error-text.js';
 import { LlmError } from '../errors.js';
 import { LINEAGE_HEADER, type LlmAdapter, type LlmCallOptions, type LlmEvent, type LlmRequest } from '../types.js';
@@ -49,9 +51,9 @@ export function createOpenAICompatibleAdapter(config: OpenAICompatibleConfig = {
 
 function resolveCall(config: OpenAICompatibleConfig, request: LlmRequest, options: LlmCallOptions): ResolvedCall {
   const env = config.env ?? process.env;
-  const baseUrl = (config.baseUrl ?? nonEmpty(env.DEEPSEEK_BASE_URL) ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const key = nonEmpty(config.apiKey) ?? nonEmpty(env.DEEPSEEK_API_KEY);
-  const model = request.model ?? config.model ?? nonEmpty(env.DEEPSEEK_MODEL) ?? DEFAULT_MODEL;
+  const baseUrl = (config.baseUrl ?? nonBlank(env.DEEPSEEK_BASE_URL)?.trim() ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const key = nonBlank(config.apiKey)?.trim() ?? nonBlank(env.DEEPSEEK_API_KEY)?.trim();
+  const model = request.model ?? config.model ?? nonBlank(env.DEEPSEEK_MODEL)?.trim() ?? DEFAULT_MODEL;
   const url = `${baseUrl}/chat/completions`;
   return {
     url,
@@ -64,7 +66,7 @@ function resolveCall(config: OpenAICompatibleConfig, request: LlmRequest, option
         'content-type': 'application/json',
         accept: 'text/event-stream',
         ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-        [LINEAGE_HEADER]: options.lineage ?? 'main',
+        [LINEAGE_HEADER]: options.lineage ?? DEFAULT_LINEAGE,
       },
       body: JSON.stringify(buildRequestBody(request, model, config.extraBody)),
     },
@@ -149,7 +151,3 @@ function aborted(call: ResolvedCall, where: string, signal: AbortSignal): LlmErr
   return new LlmError('ABORTED', `${call.source} was aborted by the caller ${where}`, { cause: signal.reason });
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}

@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
 import { LlmError } from '../../../harness/llm/errors.js';
+import { DEFAULT_LINEAGE } from '../../../harness/session/lineage.js';
 import type { LlmAdapter, LlmEvent } from '../../../harness/llm/types.js';
 import type { ChildOutcome } from '../../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { FixtureContext } from '../types.js';
@@ -19,7 +20,7 @@ export function scheduledModel(
   return {
     name: SCHEDULED_MODEL,
     async *stream(request, options): AsyncIterable<LlmEvent> {
-      const lineage = options.lineage ?? 'main';
+      const lineage = options.lineage ?? DEFAULT_LINEAGE;
       const signal = options.signal;
       // What this call carries: the suite checks an accepted steering message reaches some call.
       for (const message of request.messages) if (message.role === 'user') report.steered(lineage, message.content);
