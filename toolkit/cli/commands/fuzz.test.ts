@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fuzzMain } from './fuzz-main.js';
+import { main } from '../main.js';
 
 function captured() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: (text: string) => void out.push(text), stderr: (text: string) => void err.push(text) }, out, err };
+  const io = { stdout: (text: string) => void out.push(text), stderr: (text: string) => void err.push(text), env: process.env, cwd: process.cwd(), color: false };
+  return { io, out, err };
 }
+
+const fuzzMain = (argv: readonly string[], io: ReturnType<typeof captured>['io']) => main(['fuzz', ...argv], io);
 
 describe('nestcast fuzz', () => {
   it('runs the suite on a named provider and reports the schedules, seed and rate', async () => {
