@@ -9,7 +9,8 @@ import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-d
 import { withLineage } from '../lineage/lineage-scope.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
-import { modelServerMain } from './model-server-main.js';
+import { startModelServerFrom } from '../cli/commands/model-server.js';
+import { main } from '../cli/main.js';
 import { startModelServer, type ModelServer } from './model-server.js';
 
 const script: AuthoredScript = {
@@ -180,7 +181,7 @@ describe('nestcast model-server', () => {
   test('loads a JSON script, prints the URL and serves it', async () => {
     await writeFile(join(dir, 'script.json'), JSON.stringify(script));
     const printed: string[] = [];
-    server = await modelServerMain(['--script', 'script.json'], (text) => printed.push(text), dir);
+    server = await startModelServerFrom(['--script', 'script.json'], (text) => printed.push(text), dir);
     expect(printed).toEqual([`${server!.url}\n`]);
     expect(server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const response = await fetch(`${server!.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
@@ -189,14 +190,15 @@ describe('nestcast model-server', () => {
 
   test('--help prints the usage and starts nothing', async () => {
     const printed: string[] = [];
-    expect(await modelServerMain(['--help'], (text) => printed.push(text))).toBeUndefined();
+    const io = { stdout: (text: string) => void printed.push(text), stderr: (text: string) => void printed.push(text), env: {}, cwd: dir, color: false };
+    expect(await main(['model-server', '--help'], io)).toBe(0);
     expect(printed.join('')).toContain('Usage: nestcast model-server --script <file.json|file.ts>');
   });
 
   test('a missing --script is a usage error, and an invalid script is SCRIPT_INVALID', async () => {
-    await expect(modelServerMain([])).rejects.toMatchObject({ name: 'UsageError', message: '--script <file> is required' });
+    await expect(startModelServerFrom([], () => undefined, dir)).rejects.toMatchObject({ name: 'UsageError', message: '--script <file> is required' });
     await writeFile(join(dir, 'bad.json'), '{"lineages":{"main":[{"text":1}]}}');
-    await expect(modelServerMain(['--script', 'bad.json'], () => undefined, dir)).rejects.toMatchObject({
+    await expect(startModelServerFrom(['--script', 'bad.json'], () => undefined, dir)).rejects.toMatchObject({
       code: 'SCRIPT_INVALID',
       message: expect.stringContaining('/lineages/main/0/text must be string'),
     });
