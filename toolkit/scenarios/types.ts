@@ -1,8 +1,8 @@
 import type { ToolDefinition } from '../../harness/tools/types.js';
 import type { TurnEndReason } from '../../harness/session/types.js';
-import type { ToolRestriction } from '../../harness/tools/types.js';
 import type { AuthoredScript } from '../authored/index.js';
 import type { NormalisationRule } from '../normalisation/types.js';
+import type { SubagentToolConfig } from '../../providers/tool/subagent-tool-config.js';
 
 /** A subagent provider the scenario loads, by kind. `acp` starts a real child process. */
 export type ScenarioProvider =
@@ -25,16 +25,8 @@ export type ScenarioProvider =
       readonly permission?: 'reject' | 'allow';
     };
 
-/** One instance of the model-facing `subagent` tool, bound to one provider. */
-export interface ScenarioSubagentTool {
-  readonly provider: string;
-  readonly toolName?: string;
-  readonly enableRunInBackground?: boolean;
-  readonly maxDepth?: number | 'provider-managed';
-  readonly persona?: string;
-  readonly toolFilter?: ToolRestriction;
-  readonly outputSchema?: Record<string, unknown>;
-}
+/** One instance of the model-facing `subagent` tool, bound to one provider: the plugin's config, less `agentOptions`. */
+export type ScenarioSubagentTool = Omit<SubagentToolConfig, 'agentOptions'>;
 
 /**
  * A point in the run, observed rather than timed, so a run reaches it at the same place in every
