@@ -1,6 +1,6 @@
 import { describeError } from '../../../harness/error-text.js';
 import { FuzzError } from '../../fuzz/fuzz-error.js';
-import { DEFAULT_FUZZ_RUNS, FUZZ_PROVIDERS, runFuzz, type FuzzRun } from '../../fuzz/fuzz-main.js';
+import { DEFAULT_FUZZ_RUNS, FUZZ_PROVIDERS, runFuzz, type FuzzRun } from '../../fuzz/run-fuzz.js';
 import { loadProviderModule, looksLikeModule } from '../../fuzz/load-provider-module.js';
 import { UsageError, type Command } from '../command.js';
 import { parseCommandLine } from '../parse.js';
