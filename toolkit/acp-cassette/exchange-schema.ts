@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../harness/schema.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import { ACP_EXCHANGE_FORMAT, ACP_EXCHANGE_VERSION, type AcpExchange } from './types.js';
 
 const exit: JsonSchema = {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import { cutChunks, replyChunks, type ChunkContext } from './chunk-stream.js';
 import { authoredScriptSchema } from './script-schema.js';
 import type { AuthoredReply, AuthoredScript, AuthoredTurn } from './types.js';

@@ -1,4 +1,4 @@
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 
 /**
  * What a cassette does with the network, as vcrpy's and Polly's record modes:

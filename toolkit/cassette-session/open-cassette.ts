@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { META_FILE } from '../cassette/lineage-file.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { mergeCassettes } from '../cassette/merge-cassettes.js';

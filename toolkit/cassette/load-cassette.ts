@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
-import { CassetteError, DEFAULT_RECORD_HINT } from './cassette-error.js';
+import { CassetteError, DEFAULT_RECORD_HINT } from '../errors/cassette-error.js';
 import { CALLS_DIR, META_FILE, lineageFile } from './lineage-file.js';
 import { decodeRequests } from './request-encoding.js';
 import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js';

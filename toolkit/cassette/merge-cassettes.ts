@@ -1,4 +1,4 @@
-import { CassetteError } from './cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import type { Cassette, CassetteCall } from './types.js';
 
 /**

@@ -1,7 +1,6 @@
 import type { Json } from '../canonical/canonical-json.js';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import type { NormalisationRule } from '../normalisation/types.js';
-import type { ToolCallRef } from '../threading/types.js';
 
 /** One server-sent event as received. `delay` is whole milliseconds since the previous event (or since the request, for the first). */
 export type SseEvent =
@@ -90,6 +89,14 @@ export interface Cassette {
 
 export const CASSETTE_FORMAT = 'nestcast-cassette';
 export const CASSETTE_VERSION = 1;
+
+/** A tool call a session's model asked for: the place a child session hangs from. */
+export interface ToolCallRef {
+  /** The session whose reply holds the call. */
+  readonly lineage: string;
+  readonly id: string;
+  readonly name: string;
+}
 
 /** A derived child that matched several open tool calls equally; filed under the first. */
 export interface RecordedAmbiguity {

@@ -1,7 +1,7 @@
 import { http, HttpResponse, passthrough, type RequestHandler } from 'msw';
 import { syncBuiltinESMExports } from 'node:module';
 import { setupServer, type SetupServer } from 'msw/node';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { armUndiciRefusal, type UndiciRefusal } from './undici-refusal.js';
 
 export interface NetworkGuardOptions {

@@ -1,5 +1,5 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import type { Cassette } from '../cassette/types.js';
 import { failureResponse } from '../replay/failure-response.js';
 import { createReplayingFetch, type ReplayingFetch, type ReplayOptions } from '../replay/replaying-fetch.js';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { findSecret } from '../secrets/find-secret.js';
 import { knownSecrets } from '../secrets/known-secrets.js';
 import { loadCassette } from '../cassette/load-cassette.js';

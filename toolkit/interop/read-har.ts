@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../harness/schema.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import type { HttpExchange } from './http-exchange.js';
 import { InteropError } from './interop-error.js';
 

@@ -1,6 +1,6 @@
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import type { JsonSchema } from '../../harness/schema.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import type { HttpExchange } from './http-exchange.js';
 import { InteropError } from './interop-error.js';
 

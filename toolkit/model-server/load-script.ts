@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validScript } from '../authored/compile-script.js';
 import type { AuthoredScript } from '../authored/types.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 
 /** Reads a script from `.json`, or from a module's default (or `script`) export, validated (SCRIPT_INVALID naming the file). */
 export async function loadScript(file: string, cwd: string = process.cwd()): Promise<AuthoredScript> {

@@ -4,7 +4,7 @@ import { readBody } from '../../harness/http/read-body.js';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import { compileScript } from '../authored/compile-script.js';
 import type { AuthoredScript, AuthoredTurn } from '../authored/types.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import type { CassetteCall } from '../cassette/types.js';
 import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import { createReplayingFetch, type ReplayReport } from '../replay/replaying-fetch.js';

@@ -1,5 +1,5 @@
 import { NestcastError } from '../../harness/errors.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import { parsePath } from './json-path.js';
 import { normalisationRulesSchema } from './rules-schema.js';
 import type { NormalisationRule } from './types.js';

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../harness/schema.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import type { ChildRefusal, ChildReplayReport } from './types.js';
 
 /** A stable error code as nestcast and Node spell them: `REQUEST_MISMATCH`, `ENOSPC`. */

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { saveCassette } from '../cassette/save-cassette.js';
 import { sampleCassette } from '../cassette/testing/sample-cassette.js';
 import { childCallsFolder, joinChildRecordings, readChildRecordings, readChildReplays, writeRefusal, writeReplayReport } from './outbox.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CassetteError, type CassetteErrorCode } from '../cassette/cassette-error.js';
+import { CassetteError, type CassetteErrorCode } from '../errors/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { mergeCassettes } from '../cassette/merge-cassettes.js';
 import type { Cassette } from '../cassette/types.js';
-import type { Checked } from '../cassette/validators.js';
+import type { Checked } from '../validation/compile-checker.js';
 import type { Consumption } from '../replay/replay-messages.js';
 import { writeFilesScanned } from '../secrets/scan-before-write.js';
 import { checkChildRefusal, checkChildReplayReport, ERROR_CODE } from './outbox-schema.js';

@@ -1,4 +1,4 @@
-import type { FailedCall } from '../cassette/cassette-error.js';
+import type { FailedCall } from '../errors/cassette-error.js';
 import type { Consumption } from '../replay/replay-messages.js';
 
 /** A replay failure as a child reports it: a CassetteError taken apart into data. */

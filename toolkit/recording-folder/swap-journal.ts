@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
-import { CassetteError } from '../cassette/cassette-error.js';
-import { compileChecker } from '../cassette/validators.js';
+import { CassetteError } from '../errors/cassette-error.js';
+import { compileChecker } from '../validation/compile-checker.js';
 
 /** What an interrupted swap leaves for the next run: which folder was being replaced, by what. */
 export interface SwapJournal {

@@ -1,4 +1,4 @@
-import type { CassetteError } from '../cassette/cassette-error.js';
+import type { CassetteError } from '../errors/cassette-error.js';
 
 /** 422: a status no SDK retries, so the nestcast message is what the caller sees, at once. */
 export const REPLAY_FAILURE_STATUS = 422;

@@ -1,6 +1,6 @@
 import type { Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { mismatchAdvice } from './mismatch-advice.js';
 
 /** Where the cassette came from and how to re-record it, for every message. */

@@ -2,7 +2,7 @@ import { readRequest, type CanonicalRequest } from '../canonical/canonical-reque
 import type { Json } from '../canonical/canonical-json.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
-import { DEFAULT_RECORD_HINT, type CassetteError } from '../cassette/cassette-error.js';
+import { DEFAULT_RECORD_HINT, type CassetteError } from '../errors/cassette-error.js';
 import { requestEqual } from '../cassette/request-equal.js';
 import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';

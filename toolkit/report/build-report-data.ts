@@ -1,6 +1,6 @@
 import type { SessionEventMap, SessionLog } from '../../harness/session/types.js';
 import type { Json } from '../canonical/canonical-json.js';
-import type { FailedCall } from '../cassette/cassette-error.js';
+import type { FailedCall } from '../errors/cassette-error.js';
 import { summarizeRequest } from '../cassette/request-summary.js';
 import type { Cassette } from '../cassette/types.js';
 import { readCallStream } from './call-stream.js';

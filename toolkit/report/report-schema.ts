@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../harness/schema.js';
-import { compileChecker } from '../cassette/validators.js';
+import { compileChecker } from '../validation/compile-checker.js';
 import { REPORT_FORMAT, REPORT_VERSION, type ReportData, type ReportIndexData } from './types.js';
 
 const time = { type: 'number', minimum: 0 };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette } from '../cassette/types.js';

@@ -2,7 +2,7 @@ import type { HarnessErrorCode } from '../../harness/errors.js';
 import type { LlmErrorCode } from '../../harness/llm/errors.js';
 import type { SubagentErrorCode } from '../../providers/seam/errors.js';
 import type { AcpCassetteErrorCode } from '../acp-cassette/acp-cassette-error.js';
-import type { CassetteErrorCode, FailedCall } from '../cassette/cassette-error.js';
+import type { CassetteErrorCode, FailedCall } from '../errors/cassette-error.js';
 import type { HarvestErrorCode } from '../harvest/harvest-error.js';
 import type { ScenarioErrorCode } from './scenario-error.js';
 

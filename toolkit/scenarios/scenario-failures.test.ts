@@ -4,7 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyScenario } from '../../test/support/scenario-copies.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
-import { CassetteError } from '../cassette/cassette-error.js';
+import { CassetteError } from '../errors/cassette-error.js';
 import type { CliIo } from '../cli/io.js';
 import { main } from '../cli/main.js';
 import { jsonReporter } from '../cli/reporters/json-reporter.js';

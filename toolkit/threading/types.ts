@@ -1,10 +1,7 @@
-/** A tool call a session's model asked for: the place a child session hangs from. */
-export interface ToolCallRef {
-  /** The session whose reply holds the call. */
-  readonly lineage: string;
-  readonly id: string;
-  readonly name: string;
-}
+import type { ToolCallRef } from '../cassette/types.js';
+
+// The shape is the cassette's (meta.json stores it); the engine names it too.
+export type { ToolCallRef };
 
 /** What a model answered, as the next request of its session carries it back. */
 export interface Reply {

@@ -1,4 +1,4 @@
-import { CassetteError } from '../../cassette/cassette-error.js';
+import { CassetteError } from '../../errors/cassette-error.js';
 import { compareTranscripts } from '../../harvest/compare-transcripts.js';
 import type { HarvestedSession } from '../../harvest/collect-sessions.js';
 import { harvestSessions } from '../../harvest/collect-sessions.js';
