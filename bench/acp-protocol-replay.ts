@@ -19,7 +19,8 @@ export async function benchAcpProtocolReplay(): Promise<Row[]> {
   const recordingsDir = await mkdtemp(join(tmpdir(), 'nestcast-bench-acp-'));
   try {
     const recorded = await runScenario(inProcessTwin, { mode: 'record', recordingsDir });
-    if (!recorded.passed) throw new Error(`recording ${inProcessTwin.name} failed: ${JSON.stringify(recorded.failures)}`);
+    if (!recorded.passed)
+      throw new Error(`recording ${inProcessTwin.name} failed: ${JSON.stringify(recorded.failures)}`);
     const committed = await loadScenarios('scenarios');
     const byName = (name: string): ScenarioDefinition => {
       const found = committed.find((scenario) => scenario.name === name);
@@ -41,7 +42,9 @@ export async function benchAcpProtocolReplay(): Promise<Row[]> {
         unit: 'ms',
         ratio,
         reference: 'in-process',
-        ...(goal ? { goal: `<= ${PROTOCOL_REPLAY_GOAL_RATIO}x in-process`, met: ratio <= PROTOCOL_REPLAY_GOAL_RATIO } : {}),
+        ...(goal
+          ? { goal: `<= ${PROTOCOL_REPLAY_GOAL_RATIO}x in-process`, met: ratio <= PROTOCOL_REPLAY_GOAL_RATIO }
+          : {}),
       };
     };
     return [
@@ -59,7 +62,10 @@ function replayOf(scenario: ScenarioDefinition, recordingsDir: string): Subject 
     name: scenario.name,
     async run() {
       const report = await runScenario(scenario, { mode: 'replay', recordingsDir });
-      if (!report.passed) throw new Error(`scenario ${scenario.name} failed in replay: ${report.failures.map((f) => f.message).join('\n')}`);
+      if (!report.passed)
+        throw new Error(
+          `scenario ${scenario.name} failed in replay: ${report.failures.map((f) => f.message).join('\n')}`,
+        );
     },
   };
 }

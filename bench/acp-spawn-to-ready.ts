@@ -25,7 +25,9 @@ async function spawnToReady(args: readonly string[], env: NodeJS.ProcessEnv, cwd
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const conn = client({ name: 'bench' }).connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const conn = client({ name: 'bench' }).connect(
+    ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+  );
   await conn.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
   await conn.agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
   const ready = performance.now() - started;
@@ -54,7 +56,18 @@ export async function benchAcpSpawnToReady(runs = 9): Promise<Row[]> {
   const item = '6 acp spawn-to-ready';
   return [
     ratioRow({ item, subject: 'bare ACP echo agent (SDK only)', stats: echo, unit: 'ms', reference: 'echo' }, echo),
-    ratioRow({ item, subject: 'nestcast acp-agent (dist)', stats: stats(samples.nestcast), unit: 'ms', reference: 'echo', goal: `<= ${ACP_READY_GOAL}x echo` }, echo, ACP_READY_GOAL),
+    ratioRow(
+      {
+        item,
+        subject: 'nestcast acp-agent (dist)',
+        stats: stats(samples.nestcast),
+        unit: 'ms',
+        reference: 'echo',
+        goal: `<= ${ACP_READY_GOAL}x echo`,
+      },
+      echo,
+      ACP_READY_GOAL,
+    ),
   ];
 }
 

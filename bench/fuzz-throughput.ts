@@ -15,9 +15,15 @@ export async function benchFuzzThroughput(): Promise<Row[]> {
   for (let round = -1; round < ROUNDS; round++) {
     for (const factory of factories) {
       const report = await checkProviderLifecycle(factory, { runs: SCHEDULES_PER_SAMPLE, seed: 1000 + round });
-      if (!report.ok) throw new Error(`the lifecycle suite failed on ${factory.name} while benchmarking (seed ${report.seed})`);
+      if (!report.ok)
+        throw new Error(`the lifecycle suite failed on ${factory.name} while benchmarking (seed ${report.seed})`);
       if (round >= 0) rates.get(factory.name)?.push((report.schedules / report.elapsedMs) * 1000);
     }
   }
-  return factories.map((factory) => ({ item: '5 fuzz', subject: `${factory.name} schedules/s`, stats: stats(rates.get(factory.name) ?? []), unit: '/s' as const }));
+  return factories.map((factory) => ({
+    item: '5 fuzz',
+    subject: `${factory.name} schedules/s`,
+    stats: stats(rates.get(factory.name) ?? []),
+    unit: '/s' as const,
+  }));
 }

@@ -20,7 +20,12 @@ export interface GrowingSessionSample {
   readonly peakRssMb: number;
 }
 
-const [mode, callsArg, perSessionArg, dir] = process.argv.slice(2) as [GrowingSessionSample['mode'], string, string, string];
+const [mode, callsArg, perSessionArg, dir] = process.argv.slice(2) as [
+  GrowingSessionSample['mode'],
+  string,
+  string,
+  string,
+];
 const calls = Number(callsArg);
 const perSession = Number(perSessionArg);
 const sessions = calls / perSession;

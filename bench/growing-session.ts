@@ -26,8 +26,17 @@ export const RSS_GOAL_MB = 300;
 const SESSION_CALLS = 100;
 const CHILD = new URL('./growing-session-child.ts', import.meta.url).pathname;
 
-async function measure(mode: GrowingSessionSample['mode'], calls: number, perSession: number, dir: string): Promise<GrowingSessionSample> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CHILD, mode, String(calls), String(perSession), dir], { maxBuffer: 1 << 20 });
+async function measure(
+  mode: GrowingSessionSample['mode'],
+  calls: number,
+  perSession: number,
+  dir: string,
+): Promise<GrowingSessionSample> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', CHILD, mode, String(calls), String(perSession), dir],
+    { maxBuffer: 1 << 20 },
+  );
   return JSON.parse(stdout) as GrowingSessionSample;
 }
 
@@ -59,7 +68,14 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
         const isLargest = calls === sizes[sizes.length - 1];
         rows.push(
           ratioRow(
-            { item: `11 sessions of ${SESSION_CALLS}/${label}`, subject: n(calls), stats: one(pick(bounded.get(calls) as never)), unit: 'µs', reference: '100', ...(isLargest ? { goal: `<= ${FLAT_GOAL}x at 100` } : {}) },
+            {
+              item: `11 sessions of ${SESSION_CALLS}/${label}`,
+              subject: n(calls),
+              stats: one(pick(bounded.get(calls) as never)),
+              unit: 'µs',
+              reference: '100',
+              ...(isLargest ? { goal: `<= ${FLAT_GOAL}x at 100` } : {}),
+            },
             smallest,
             isLargest ? FLAT_GOAL : undefined,
           ),
@@ -69,7 +85,12 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
     for (const calls of sizes) {
       const sample = bounded.get(calls);
       if (!sample) continue;
-      rows.push({ item: `11 sessions of ${SESSION_CALLS}/peak RSS`, subject: `${n(calls)}, record / replay`, stats: one(Math.max(sample.record.peakRssMb, sample.replay.peakRssMb)), unit: 'MB' });
+      rows.push({
+        item: `11 sessions of ${SESSION_CALLS}/peak RSS`,
+        subject: `${n(calls)}, record / replay`,
+        stats: one(Math.max(sample.record.peakRssMb, sample.replay.peakRssMb)),
+        unit: 'MB',
+      });
     }
 
     for (const calls of [100, 1_000, 10_000].filter((size) => size <= largest)) {
@@ -79,9 +100,36 @@ export async function benchGrowingSession(largest = 100_000): Promise<Row[]> {
       const replay = await measure('replay', calls, calls, dir);
       const clientStats = one(client.msPerCall);
       rows.push({ item: '11 one session/client alone', subject: n(calls), stats: clientStats, unit: 'µs' });
-      rows.push(ratioRow({ item: '11 one session/record', subject: n(calls), stats: one(record.msPerCall), unit: 'µs', reference: 'client' }, clientStats));
-      rows.push(ratioRow({ item: '11 one session/replay', subject: n(calls), stats: one(replay.msPerCall), unit: 'µs', reference: 'client' }, clientStats));
-      rows.push({ item: '11 one session/load per call', subject: n(calls), stats: one(replay.fileMsPerCall), unit: 'µs' });
+      rows.push(
+        ratioRow(
+          {
+            item: '11 one session/record',
+            subject: n(calls),
+            stats: one(record.msPerCall),
+            unit: 'µs',
+            reference: 'client',
+          },
+          clientStats,
+        ),
+      );
+      rows.push(
+        ratioRow(
+          {
+            item: '11 one session/replay',
+            subject: n(calls),
+            stats: one(replay.msPerCall),
+            unit: 'µs',
+            reference: 'client',
+          },
+          clientStats,
+        ),
+      );
+      rows.push({
+        item: '11 one session/load per call',
+        subject: n(calls),
+        stats: one(replay.fileMsPerCall),
+        unit: 'µs',
+      });
       const rss = Math.max(record.peakRssMb, replay.peakRssMb);
       rows.push({
         item: '11 one session/peak RSS',

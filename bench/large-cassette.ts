@@ -34,7 +34,8 @@ export async function benchLargeCassette(): Promise<Row[]> {
     }
     const samples = new Map<number, LargeCassetteSample[]>(SIZES.map((size) => [size, []]));
     for (let run = 0; run < RUNS_PER_SIZE; run++) {
-      for (const size of SIZES) samples.get(size)?.push(await measureInChild(dirs.get(size) as string, size / CALLS_PER_SESSION));
+      for (const size of SIZES)
+        samples.get(size)?.push(await measureInChild(dirs.get(size) as string, size / CALLS_PER_SESSION));
     }
     return rowsOf(samples);
   } finally {
@@ -43,7 +44,11 @@ export async function benchLargeCassette(): Promise<Row[]> {
 }
 
 async function measureInChild(dir: string, sessions: number): Promise<LargeCassetteSample> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, dir, String(sessions)], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', CHILD, dir, String(sessions)],
+    { maxBuffer: 1 << 20 },
+  );
   return JSON.parse(stdout) as LargeCassetteSample;
 }
 
@@ -60,7 +65,14 @@ function rowsOf(samples: ReadonlyMap<number, readonly LargeCassetteSample[]>): R
       const isLargest = size === SIZES[SIZES.length - 1];
       rows.push(
         ratioRow(
-          { item: `7 cassette/${label}`, subject: `${size.toLocaleString('en-US')} calls`, stats: of(size, pick), unit: 'µs', reference: '100', ...(isLargest ? { goal: `<= ${GROWTH_GOAL}x at 100` } : {}) },
+          {
+            item: `7 cassette/${label}`,
+            subject: `${size.toLocaleString('en-US')} calls`,
+            stats: of(size, pick),
+            unit: 'µs',
+            reference: '100',
+            ...(isLargest ? { goal: `<= ${GROWTH_GOAL}x at 100` } : {}),
+          },
           smallest,
           isLargest ? GROWTH_GOAL : undefined,
         ),
@@ -68,11 +80,26 @@ function rowsOf(samples: ReadonlyMap<number, readonly LargeCassetteSample[]>): R
     }
   }
   for (const size of SIZES) {
-    rows.push({ item: '7 cassette/load total', subject: `${size.toLocaleString('en-US')} calls`, stats: of(size, (s) => s.loadMs), unit: 'ms' });
+    rows.push({
+      item: '7 cassette/load total',
+      subject: `${size.toLocaleString('en-US')} calls`,
+      stats: of(size, (s) => s.loadMs),
+      unit: 'ms',
+    });
   }
   for (const size of SIZES) {
-    rows.push({ item: '7 cassette/heap kept', subject: `${size.toLocaleString('en-US')} calls`, stats: of(size, (s) => s.retainedMb), unit: 'MB' });
-    rows.push({ item: '7 cassette/peak RSS', subject: `${size.toLocaleString('en-US')} calls`, stats: of(size, (s) => s.peakRssMb), unit: 'MB' });
+    rows.push({
+      item: '7 cassette/heap kept',
+      subject: `${size.toLocaleString('en-US')} calls`,
+      stats: of(size, (s) => s.retainedMb),
+      unit: 'MB',
+    });
+    rows.push({
+      item: '7 cassette/peak RSS',
+      subject: `${size.toLocaleString('en-US')} calls`,
+      stats: of(size, (s) => s.peakRssMb),
+      unit: 'MB',
+    });
   }
   return rows;
 }

@@ -45,7 +45,12 @@ export async function compare(subjects: readonly Subject[], options: CompareOpti
 /** Median and spread of samples (milliseconds). */
 export function stats(values: readonly number[]): Stats {
   const sorted = [...values].sort((a, b) => a - b);
-  return { median: quantile(sorted, 0.5), p10: quantile(sorted, 0.1), p90: quantile(sorted, 0.9), samples: sorted.length };
+  return {
+    median: quantile(sorted, 0.5),
+    p10: quantile(sorted, 0.1),
+    p90: quantile(sorted, 0.9),
+    samples: sorted.length,
+  };
 }
 
 function quantile(sorted: readonly number[], q: number): number {

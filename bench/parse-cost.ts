@@ -30,7 +30,10 @@ async function adapterParse(): Promise<string> {
 
 /** The `openai` SDK's stream parser over the same response. */
 async function sdkParse(): Promise<string> {
-  const stream = Stream.fromSSEResponse<{ choices: { delta: { content?: string } }[] }>(response(), new AbortController());
+  const stream = Stream.fromSSEResponse<{ choices: { delta: { content?: string } }[] }>(
+    response(),
+    new AbortController(),
+  );
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
   return text;
@@ -44,7 +47,8 @@ export async function benchParseCost(): Promise<Row[]> {
   ];
   for (const subject of subjects) {
     const text = (await subject.run()) as string;
-    if (text !== EXPECTED_TEXT) throw new Error(`bench subject "${subject.name}" parsed ${JSON.stringify(text.slice(0, 80))}…`);
+    if (text !== EXPECTED_TEXT)
+      throw new Error(`bench subject "${subject.name}" parsed ${JSON.stringify(text.slice(0, 80))}…`);
   }
   const results = await compare(subjects, { warmup: 300, rounds: 61, batch: 10 });
   const sdk = statsOf(results, 'openai SDK stream parser');
@@ -52,7 +56,14 @@ export async function benchParseCost(): Promise<Row[]> {
   return [
     ratioRow({ item, subject: 'openai SDK stream parser', stats: sdk, unit: 'µs', reference: 'SDK' }, sdk),
     ratioRow(
-      { item, subject: 'harness adapter parse loop', stats: statsOf(results, 'harness adapter parse loop'), unit: 'µs', reference: 'SDK', goal: `<= ${PARSE_GOAL}x SDK` },
+      {
+        item,
+        subject: 'harness adapter parse loop',
+        stats: statsOf(results, 'harness adapter parse loop'),
+        unit: 'µs',
+        reference: 'SDK',
+        goal: `<= ${PARSE_GOAL}x SDK`,
+      },
       sdk,
       PARSE_GOAL,
     ),

@@ -13,7 +13,9 @@ export const REPLAY_GOAL = 1.15;
 
 /** The adapter names its session in the header; the openai SDK names none, so replay threads it by content. */
 function nestcastSubject(consumer: string): string {
-  return consumer === 'adapter' ? 'nestcast replaying fetch (header)' : 'nestcast replaying fetch (threaded, no header)';
+  return consumer === 'adapter'
+    ? 'nestcast replaying fetch (header)'
+    : 'nestcast replaying fetch (threaded, no header)';
 }
 
 /**
@@ -46,7 +48,14 @@ export async function benchReplayCost(): Promise<Row[]> {
           const isNestcast = subject.name.startsWith('nestcast');
           rows.push(
             ratioRow(
-              { item, subject: subject.name, stats: statsOf(results, subject.name), unit: 'µs', reference: 'floor', ...(isNestcast ? { goal: `<= ${REPLAY_GOAL}x floor` } : {}) },
+              {
+                item,
+                subject: subject.name,
+                stats: statsOf(results, subject.name),
+                unit: 'µs',
+                reference: 'floor',
+                ...(isNestcast ? { goal: `<= ${REPLAY_GOAL}x floor` } : {}),
+              },
               floor,
               isNestcast ? REPLAY_GOAL : undefined,
             ),

@@ -27,7 +27,11 @@ const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
   ['8', 'ACP child replay: protocol cassette vs in-process vs spawned', benchAcpProtocolReplay],
   ['9', 'a 3-level, 12-session framework tree replayed end to end, per call', benchThreadedTree],
   ['10', '1,000 scenarios: --workers 1 against --workers 2 (dist/)', () => benchManyScenarios()],
-  ['11', 'growing-history sessions up to 100,000 calls: record, save, load, replay, memory', () => benchGrowingSession()],
+  [
+    '11',
+    'growing-history sessions up to 100,000 calls: record, save, load, replay, memory',
+    () => benchGrowingSession(),
+  ],
 ];
 
 async function main(): Promise<void> {
@@ -41,10 +45,16 @@ async function main(): Promise<void> {
     rows.push(...(await bench()));
     process.stderr.write(`[bench] ${id}: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
-  process.stdout.write(`nestcast bench: node ${process.version}, ${availableParallelism()} cores, ${((performance.now() - began) / 1000).toFixed(0)} s\n\n`);
+  process.stdout.write(
+    `nestcast bench: node ${process.version}, ${availableParallelism()} cores, ${((performance.now() - began) / 1000).toFixed(0)} s\n\n`,
+  );
   process.stdout.write(`${formatTable(rows)}\n`);
   const missed = rows.filter((row) => row.met === false);
-  process.stdout.write(missed.length === 0 ? '\nevery goal met\n' : `\ngoals missed: ${missed.map((row) => `${row.item} ${row.subject}`).join('; ')}\n`);
+  process.stdout.write(
+    missed.length === 0
+      ? '\nevery goal met\n'
+      : `\ngoals missed: ${missed.map((row) => `${row.item} ${row.subject}`).join('; ')}\n`,
+  );
 }
 
 await main();

@@ -20,8 +20,11 @@ export async function benchScenarioReplay(): Promise<Row[]> {
   const recordingsDir = await mkdtemp(join(tmpdir(), 'nestcast-bench-recordings-'));
   try {
     const recorded = await runScenario(threeChildren, { mode: 'record', recordingsDir });
-    if (!recorded.passed) throw new Error(`recording the three-children bench scenario failed: ${JSON.stringify(recorded.failures)}`);
-    const inProcess = (await loadScenarios('scenarios')).filter((scenario) => !scenario.providers?.some((provider) => provider.kind === 'acp'));
+    if (!recorded.passed)
+      throw new Error(`recording the three-children bench scenario failed: ${JSON.stringify(recorded.failures)}`);
+    const inProcess = (await loadScenarios('scenarios')).filter(
+      (scenario) => !scenario.providers?.some((provider) => provider.kind === 'acp'),
+    );
     const subjects: Subject[] = [
       replayOf(threeChildren, { recordingsDir }),
       ...inProcess.map((scenario) => replayOf(scenario, { recordingsDir: 'recordings' })),
@@ -30,7 +33,14 @@ export async function benchScenarioReplay(): Promise<Row[]> {
     return subjects.map((subject) => {
       const stats = statsOf(results, subject.name);
       if (subject.name !== threeChildren.name) return { item: '4 scenario', subject: subject.name, stats, unit: 'ms' };
-      return { item: '4 scenario', subject: `${subject.name} (bench/fixtures)`, stats, unit: 'ms', goal: `< ${THREE_CHILDREN_GOAL_MS} ms`, met: stats.median < THREE_CHILDREN_GOAL_MS };
+      return {
+        item: '4 scenario',
+        subject: `${subject.name} (bench/fixtures)`,
+        stats,
+        unit: 'ms',
+        goal: `< ${THREE_CHILDREN_GOAL_MS} ms`,
+        met: stats.median < THREE_CHILDREN_GOAL_MS,
+      };
     });
   } finally {
     await rm(recordingsDir, { recursive: true, force: true });
@@ -42,7 +52,10 @@ function replayOf(scenario: ScenarioDefinition, options: RunScenarioOptions): Su
     name: scenario.name,
     async run() {
       const report = await runScenario(scenario, { ...options, mode: 'replay' });
-      if (!report.passed) throw new Error(`scenario ${scenario.name} failed in replay: ${report.failures.map((f) => f.message).join('\n')}`);
+      if (!report.passed)
+        throw new Error(
+          `scenario ${scenario.name} failed in replay: ${report.failures.map((f) => f.message).join('\n')}`,
+        );
     },
   };
 }

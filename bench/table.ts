@@ -29,10 +29,15 @@ export function formatTable(rows: readonly Row[]): string {
     row.goal ?? '',
     row.met === undefined ? '' : row.met ? 'yes' : 'NO',
   ]);
-  const widths = HEADERS.map((header, i) => Math.max(header.length, ...cells.map((line) => (line[i] as string).length)));
+  const widths = HEADERS.map((header, i) =>
+    Math.max(header.length, ...cells.map((line) => (line[i] as string).length)),
+  );
   const right = new Set([2, 3]);
   const line = (values: readonly string[]): string =>
-    values.map((value, i) => (right.has(i) ? value.padStart(widths[i] as number) : value.padEnd(widths[i] as number))).join('  ').trimEnd();
+    values
+      .map((value, i) => (right.has(i) ? value.padStart(widths[i] as number) : value.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 

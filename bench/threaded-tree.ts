@@ -12,7 +12,10 @@ import { ratioRow, type Row } from './table.js';
 const FAN_OUT: Readonly<Record<string, number>> = { main: 3, 'main/call_1': 3, 'main/call_2': 3, 'main/call_3': 2 };
 const delegate: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'delegate', parameters: { type: 'object', properties: { task: { type: 'string' } }, required: ['task'] } },
+  function: {
+    name: 'delegate',
+    parameters: { type: 'object', properties: { task: { type: 'string' } }, required: ['task'] },
+  },
 };
 
 function treeScript(): { script: AuthoredScript; calls: number; sessions: number } {
@@ -21,7 +24,13 @@ function treeScript(): { script: AuthoredScript; calls: number; sessions: number
   const add = (lineage: string): void => {
     const fan = FAN_OUT[lineage] ?? 0;
     const ids = Array.from({ length: fan }, (_, i) => `call_${i + 1}`);
-    const turns: AuthoredTurn[] = fan === 0 ? [{ text: `answer of ${lineage}` }] : [{ toolCalls: ids.map((id) => ({ id, name: 'delegate', args: { task: `task ${lineage}/${id}` } })) }, { text: `summary of ${lineage}` }];
+    const turns: AuthoredTurn[] =
+      fan === 0
+        ? [{ text: `answer of ${lineage}` }]
+        : [
+            { toolCalls: ids.map((id) => ({ id, name: 'delegate', args: { task: `task ${lineage}/${id}` } })) },
+            { text: `summary of ${lineage}` },
+          ];
     lineages[lineage] = turns;
     calls += turns.length;
     for (const id of ids) add(`${lineage}/${id}`);
@@ -37,7 +46,10 @@ function runTree(fetch: typeof globalThis.fetch, named: boolean): () => Promise<
     const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: prompt }];
     for (;;) {
       const headers = named ? { 'x-session-lineage': lineage } : {};
-      const stream = await client.chat.completions.create({ model: 'm', messages, tools: [delegate], stream: true }, { headers });
+      const stream = await client.chat.completions.create(
+        { model: 'm', messages, tools: [delegate], stream: true },
+        { headers },
+      );
       let text = '';
       const calls: { id: string; args: string }[] = [];
       for await (const chunk of stream) {
@@ -50,8 +62,20 @@ function runTree(fetch: typeof globalThis.fetch, named: boolean): () => Promise<
         }
       }
       if (calls.length === 0) return text;
-      messages.push({ role: 'assistant', content: text, tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: 'delegate', arguments: call.args } })) });
-      const results = await Promise.all(calls.map((call) => loop(`${lineage}/${call.id}`, `Do this: ${(JSON.parse(call.args) as { task: string }).task}`)));
+      messages.push({
+        role: 'assistant',
+        content: text,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: 'delegate', arguments: call.args },
+        })),
+      });
+      const results = await Promise.all(
+        calls.map((call) =>
+          loop(`${lineage}/${call.id}`, `Do this: ${(JSON.parse(call.args) as { task: string }).task}`),
+        ),
+      );
       calls.forEach((call, i) => messages.push({ role: 'tool', tool_call_id: call.id, content: results[i] as string }));
     }
   };
@@ -62,7 +86,8 @@ async function recordTree(script: AuthoredScript): Promise<Cassette> {
   const server = await startModelServer({ scripts: script, eventDelay: 0 });
   try {
     const recording = createRecordingFetch();
-    const redirect: typeof globalThis.fetch = (input, init) => recording(String(input).replace('http://model.nestcast.invalid', server.url), init);
+    const redirect: typeof globalThis.fetch = (input, init) =>
+      recording(String(input).replace('http://model.nestcast.invalid', server.url), init);
     await runTree(redirect, false)();
     return await recording.cassette();
   } finally {
@@ -78,7 +103,8 @@ async function recordTree(script: AuthoredScript): Promise<Cassette> {
 export async function benchThreadedTree(): Promise<Row[]> {
   const { script, calls, sessions } = treeScript();
   const cassette = await recordTree(script);
-  if (Object.keys(cassette.calls).length !== sessions) throw new Error(`the tree recorded ${Object.keys(cassette.calls).length} sessions, not ${sessions}`);
+  if (Object.keys(cassette.calls).length !== sessions)
+    throw new Error(`the tree recorded ${Object.keys(cassette.calls).length} sessions, not ${sessions}`);
   const subject = (name: string, named: boolean): Subject => ({
     name,
     run: async () => {
@@ -96,7 +122,19 @@ export async function benchThreadedTree(): Promise<Row[]> {
   const named = perCall(results.get('named (x-session-lineage header)'));
   const item = `9 tree/${sessions} sessions`;
   return [
-    ratioRow({ item, subject: 'named (x-session-lineage header), per call', stats: named, unit: 'µs', reference: 'named' }, named),
-    ratioRow({ item, subject: 'threaded (no lineage), per call', stats: perCall(results.get('threaded (no lineage)')), unit: 'µs', reference: 'named' }, named),
+    ratioRow(
+      { item, subject: 'named (x-session-lineage header), per call', stats: named, unit: 'µs', reference: 'named' },
+      named,
+    ),
+    ratioRow(
+      {
+        item,
+        subject: 'threaded (no lineage), per call',
+        stats: perCall(results.get('threaded (no lineage)')),
+        unit: 'µs',
+        reference: 'named',
+      },
+      named,
+    ),
   ];
 }

@@ -8,7 +8,11 @@ import { basename, dirname, join } from 'node:path';
  * With `replace: false` the move is a hard link, which fails with EEXIST instead of
  * clobbering a file another writer published first.
  */
-export async function writeFileAtomically(target: string, text: string, options: { readonly replace: boolean }): Promise<void> {
+export async function writeFileAtomically(
+  target: string,
+  text: string,
+  options: { readonly replace: boolean },
+): Promise<void> {
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomUUID()}.tmp`);
   const handle = await open(temp, 'wx');
   try {

@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { causeChain, codeOf, describeError, describeErrorCodeLast, describeThrown, describeWithCause, errnoText, messageOf } from './error-text.js';
+import {
+  causeChain,
+  codeOf,
+  describeError,
+  describeErrorCodeLast,
+  describeThrown,
+  describeWithCause,
+  errnoText,
+  messageOf,
+} from './error-text.js';
 import { HarnessError } from './errors.js';
 
 const coded = new HarnessError('UNKNOWN_TOOL', 'no tool "x"');
@@ -34,8 +43,24 @@ describe('error text', () => {
   });
 
   test('an unrenderable thrown value is described without throwing', () => {
-    for (const value of [revoked, throwingMessage, { toString: () => { throw new Error('no'); } }]) {
-      for (const describeIt of [describeThrown, describeError, describeErrorCodeLast, messageOf, describeWithCause, codeOf, errnoText]) {
+    for (const value of [
+      revoked,
+      throwingMessage,
+      {
+        toString: () => {
+          throw new Error('no');
+        },
+      },
+    ]) {
+      for (const describeIt of [
+        describeThrown,
+        describeError,
+        describeErrorCodeLast,
+        messageOf,
+        describeWithCause,
+        codeOf,
+        errnoText,
+      ]) {
         expect(() => describeIt(value)).not.toThrow();
       }
     }
@@ -51,7 +76,9 @@ describe('error text', () => {
   });
 
   test('describeWithCause adds the message of the error below, when there is one', () => {
-    expect(describeWithCause(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }))).toBe('fetch failed (connect ECONNREFUSED)');
+    expect(describeWithCause(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }))).toBe(
+      'fetch failed (connect ECONNREFUSED)',
+    );
     expect(describeWithCause(new Error('alone', { cause: 'text' }))).toBe('alone');
     expect(describeWithCause('not an error')).toBe('not an error');
   });

@@ -18,7 +18,10 @@ export function messageOf(error: unknown): string {
 
 /** "Name: message" for an Error, the value as text otherwise: one line for a log. */
 export function describeThrown(value: unknown): string {
-  return guard(() => (value instanceof Error ? `${String(value.name)}: ${String(value.message)}` : String(value)), unrenderable(value));
+  return guard(
+    () => (value instanceof Error ? `${String(value.name)}: ${String(value.message)}` : String(value)),
+    unrenderable(value),
+  );
 }
 
 /** "CODE: message" for a coded error, the message for another, the value as text otherwise. */
@@ -40,7 +43,11 @@ function withCode(error: unknown, join: (code: string, message: string) => strin
 /** The error, then its `cause`, then that one's, …: each value once, so a cycle ends the walk. */
 export function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
-  for (let at = error; at !== undefined && !chain.includes(at); at = guard(() => (at as { cause?: unknown } | null)?.cause, undefined)) {
+  for (
+    let at = error;
+    at !== undefined && !chain.includes(at);
+    at = guard(() => (at as { cause?: unknown } | null)?.cause, undefined)
+  ) {
     chain.push(at);
   }
   return chain;

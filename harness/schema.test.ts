@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { compileSchema, type JsonSchema } from './schema.js';
 
 // Each scenario builds its tools anew: a schema arrives as a fresh object with the same content.
-const textArgs = (): JsonSchema => ({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false });
+const textArgs = (): JsonSchema => ({
+  type: 'object',
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+  additionalProperties: false,
+});
 
 describe('compileSchema', () => {
   it('judges and explains a fresh copy of a schema exactly as the first', () => {

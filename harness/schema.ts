@@ -47,7 +47,13 @@ function schemaText(schema: JsonSchema): string | undefined {
   let plain = true;
   const text = JSON.stringify(schema, (key, value: unknown) => {
     if (key === '$id') plain = false;
-    else if (value === undefined || typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') plain = false;
+    else if (
+      value === undefined ||
+      typeof value === 'function' ||
+      typeof value === 'bigint' ||
+      typeof value === 'symbol'
+    )
+      plain = false;
     else if (typeof value === 'number' && !Number.isFinite(value)) plain = false;
     else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       const proto: unknown = Object.getPrototypeOf(value);

@@ -11,7 +11,15 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_py', name: 'subagent_py', args: { description: 'A prime in 20..30', prompt: 'Name a prime number between 20 and 30.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_py',
+              name: 'subagent_py',
+              args: { description: 'A prime in 20..30', prompt: 'Name a prime number between 20 and 30.' },
+            },
+          ],
+        },
         { text: 'The Python agent says 29.' },
       ],
       'main/call_py': [{ text: '29 is prime.' }],

@@ -11,7 +11,15 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_py', name: 'subagent_py', args: { description: 'First five primes', prompt: 'List the first five primes.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_py',
+              name: 'subagent_py',
+              args: { description: 'First five primes', prompt: 'List the first five primes.' },
+            },
+          ],
+        },
         { text: 'The Python agent crashed; the first five primes are 2, 3, 5, 7 and 11.' },
       ],
       'main/call_py': [{ text: '2, 3, 5, 7, 11' }],

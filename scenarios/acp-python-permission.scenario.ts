@@ -11,7 +11,15 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_py', name: 'subagent_py', args: { description: 'Write the answer', prompt: 'Write 42 to answer.txt.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_py',
+              name: 'subagent_py',
+              args: { description: 'Write the answer', prompt: 'Write 42 to answer.txt.' },
+            },
+          ],
+        },
         { text: 'The Python agent was allowed and wrote 42.' },
       ],
       'main/call_py': [{ text: 'wrote 42' }],

@@ -2,7 +2,8 @@ import { defineScenario } from '../toolkit/scenarios/index.js';
 
 export default defineScenario({
   name: 'background-killed',
-  description: 'A background child is still working when the parent kills its task: the child ends aborted and the task killed.',
+  description:
+    'A background child is still working when the parent kills its task: the child ends aborted and the task killed.',
   providers: [{ kind: 'spawn' }],
   subagentTools: [{ provider: 'spawn' }],
   agent: { system: 'You are a coordinator.' },
@@ -14,7 +15,15 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_stars', name: 'subagent', args: { description: 'Count the stars', prompt: 'Count every star.', run_in_background: true } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_stars',
+              name: 'subagent',
+              args: { description: 'Count the stars', prompt: 'Count every star.', run_in_background: true },
+            },
+          ],
+        },
         { text: 'Started: the counting runs as task subagent-1.' },
         { toolCalls: [{ id: 'call_stop', name: 'task_kill', args: { id: 'subagent-1' } }] },
         { text: 'Stopped the counting.' },

@@ -2,7 +2,8 @@ import { defineScenario } from '../toolkit/scenarios/index.js';
 
 export default defineScenario({
   name: 'background',
-  description: 'The parent starts a child in the background, gets a task id at once, and collects the answer with task_output.',
+  description:
+    'The parent starts a child in the background, gets a task id at once, and collects the answer with task_output.',
   providers: [{ kind: 'spawn' }],
   subagentTools: [{ provider: 'spawn' }],
   agent: { system: 'You are a coordinator. Run slow research in the background.' },
@@ -15,7 +16,11 @@ export default defineScenario({
             {
               id: 'call_peak',
               name: 'subagent',
-              args: { description: 'Tallest African peak', prompt: 'What is the tallest mountain in Africa?', run_in_background: true },
+              args: {
+                description: 'Tallest African peak',
+                prompt: 'What is the tallest mountain in Africa?',
+                run_in_background: true,
+              },
             },
           ],
         },
@@ -29,6 +34,8 @@ export default defineScenario({
     sessions: 2,
     turnEnd: { main: 'completed', 'main/call_peak': 'completed' },
     output: { main: 'Kilimanjaro' },
-    toolResults: { main: ['started background subagent task subagent-1', 'Kilimanjaro, 5,895 m.\n[status: completed]'] },
+    toolResults: {
+      main: ['started background subagent task subagent-1', 'Kilimanjaro, 5,895 m.\n[status: completed]'],
+    },
   },
 });

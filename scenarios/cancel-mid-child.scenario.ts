@@ -8,13 +8,24 @@ export default defineScenario({
   subagentTools: [{ provider: 'spawn' }],
   agent: { system: 'You are a coordinator.' },
   steps: [
-    { prompt: 'Write a long essay on tides. Delegate it.', cancel: { whenStreamed: { lineage: 'main/call_essay', text: 'periodic rise' } } },
+    {
+      prompt: 'Write a long essay on tides. Delegate it.',
+      cancel: { whenStreamed: { lineage: 'main/call_essay', text: 'periodic rise' } },
+    },
     { prompt: 'Sorry, I cancelled that. Just give me one sentence yourself.' },
   ],
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_essay', name: 'subagent', args: { description: 'Essay on tides', prompt: 'Write a long essay on tides.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_essay',
+              name: 'subagent',
+              args: { description: 'Essay on tides', prompt: 'Write a long essay on tides.' },
+            },
+          ],
+        },
         { text: 'Tides are the rise and fall of the sea caused mostly by the Moon.' },
       ],
       'main/call_essay': [{ hang: { text: 'Tides are the periodic rise' } }],

@@ -2,7 +2,8 @@ import { defineScenario } from '../toolkit/scenarios/index.js';
 
 export default defineScenario({
   name: 'child-http-error',
-  description: 'The child’s model call fails with HTTP 500: the child ends with an error, the parent sees an error result and recovers.',
+  description:
+    'The child’s model call fails with HTTP 500: the child ends with an error, the parent sees an error result and recovers.',
   providers: [{ kind: 'spawn' }],
   subagentTools: [{ provider: 'spawn' }],
   agent: { system: 'You are a coordinator.' },
@@ -10,10 +11,20 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_iso', name: 'subagent', args: { description: 'ISO date format', prompt: 'What is the ISO 8601 date format?' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_iso',
+              name: 'subagent',
+              args: { description: 'ISO date format', prompt: 'What is the ISO 8601 date format?' },
+            },
+          ],
+        },
         { text: 'The subagent failed, so from memory: ISO 8601 dates look like 2026-11-30.' },
       ],
-      'main/call_iso': [{ httpError: { status: 500, body: { error: { message: 'upstream overloaded', type: 'server_error' } } } }],
+      'main/call_iso': [
+        { httpError: { status: 500, body: { error: { message: 'upstream overloaded', type: 'server_error' } } } },
+      ],
     },
   },
   expect: {

@@ -17,7 +17,15 @@ export default defineScenario({
       main: [
         { text: 'Noted: PERIWINKLE.' },
         { text: 'Noted: 42.' },
-        { toolCalls: [{ id: 'call_recall', name: 'subagent_fork', args: { description: 'Recall the facts', prompt: 'Repeat the codeword and the number from earlier.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_recall',
+              name: 'subagent_fork',
+              args: { description: 'Recall the facts', prompt: 'Repeat the codeword and the number from earlier.' },
+            },
+          ],
+        },
         { text: 'The forked subagent recalled PERIWINKLE and 42.' },
       ],
       'main/call_recall': [{ text: 'The codeword is PERIWINKLE and the number is 42.' }],

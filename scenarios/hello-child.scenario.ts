@@ -9,7 +9,9 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_hello', name: 'subagent', args: { description: 'Say hello', prompt: 'Say hello.' } }] },
+        {
+          toolCalls: [{ id: 'call_hello', name: 'subagent', args: { description: 'Say hello', prompt: 'Say hello.' } }],
+        },
         { text: 'The helper says: Hello!' },
       ],
       'main/call_hello': [{ text: 'Hello!' }],

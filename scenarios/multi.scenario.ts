@@ -2,7 +2,8 @@ import { defineScenario } from '../toolkit/scenarios/index.js';
 
 export default defineScenario({
   name: 'multi',
-  description: 'The parent delegates two tasks one after the other, each to its own fresh child, then combines the answers.',
+  description:
+    'The parent delegates two tasks one after the other, each to its own fresh child, then combines the answers.',
   providers: [{ kind: 'spawn' }],
   subagentTools: [{ provider: 'spawn' }],
   agent: { system: 'You are a coordinator. Delegate each research question to its own subagent, one at a time.' },
@@ -10,8 +11,32 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { text: 'First Canada.', toolCalls: [{ id: 'call_canada', name: 'subagent', args: { description: 'Capital of Canada', prompt: 'What is the capital of Canada? Answer with the city only.' } }] },
-        { text: 'Now Japan.', toolCalls: [{ id: 'call_japan', name: 'subagent', args: { description: 'Capital of Japan', prompt: 'What is the capital of Japan? Answer with the city only.' } }] },
+        {
+          text: 'First Canada.',
+          toolCalls: [
+            {
+              id: 'call_canada',
+              name: 'subagent',
+              args: {
+                description: 'Capital of Canada',
+                prompt: 'What is the capital of Canada? Answer with the city only.',
+              },
+            },
+          ],
+        },
+        {
+          text: 'Now Japan.',
+          toolCalls: [
+            {
+              id: 'call_japan',
+              name: 'subagent',
+              args: {
+                description: 'Capital of Japan',
+                prompt: 'What is the capital of Japan? Answer with the city only.',
+              },
+            },
+          ],
+        },
         { text: 'Canada: Ottawa. Japan: Tokyo.' },
       ],
       'main/call_canada': [{ text: 'Ottawa' }],

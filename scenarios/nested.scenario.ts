@@ -10,11 +10,30 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_planner', name: 'subagent', args: { description: 'Plan the weekend', prompt: 'Plan a weekend in Lisbon; delegate the food research.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_planner',
+              name: 'subagent',
+              args: {
+                description: 'Plan the weekend',
+                prompt: 'Plan a weekend in Lisbon; delegate the food research.',
+              },
+            },
+          ],
+        },
         { text: 'Plan: Belém on Saturday, Alfama on Sunday, pastéis de nata throughout.' },
       ],
       'main/call_planner': [
-        { toolCalls: [{ id: 'call_food', name: 'subagent', args: { description: 'Lisbon food', prompt: 'Name one pastry to try in Lisbon.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_food',
+              name: 'subagent',
+              args: { description: 'Lisbon food', prompt: 'Name one pastry to try in Lisbon.' },
+            },
+          ],
+        },
         { text: 'Belém on Saturday, Alfama on Sunday; eat pastéis de nata.' },
       ],
       'main/call_planner/call_food': [{ text: 'Pastéis de nata.' }],

@@ -13,14 +13,26 @@ export default defineScenario({
       main: [
         {
           toolCalls: [
-            { id: 'call_iceland', name: 'subagent', args: { description: 'Population of Iceland', prompt: 'Roughly how many people live in Iceland?' } },
-            { id: 'call_malta', name: 'subagent', args: { description: 'Population of Malta', prompt: 'Roughly how many people live in Malta?' } },
+            {
+              id: 'call_iceland',
+              name: 'subagent',
+              args: { description: 'Population of Iceland', prompt: 'Roughly how many people live in Iceland?' },
+            },
+            {
+              id: 'call_malta',
+              name: 'subagent',
+              args: { description: 'Population of Malta', prompt: 'Roughly how many people live in Malta?' },
+            },
           ],
         },
         { text: 'Malta (about 540,000) has more people than Iceland (about 390,000).' },
       ],
-      'main/call_iceland': [{ reasoning: 'Recent estimates are a little under 400 thousand.', text: 'About 390,000 people.' }],
-      'main/call_malta': [{ reasoning: 'Recent estimates are a little over half a million.', text: 'About 540,000 people.' }],
+      'main/call_iceland': [
+        { reasoning: 'Recent estimates are a little under 400 thousand.', text: 'About 390,000 people.' },
+      ],
+      'main/call_malta': [
+        { reasoning: 'Recent estimates are a little over half a million.', text: 'About 540,000 people.' },
+      ],
     },
   },
   expect: {

@@ -15,7 +15,10 @@ export default defineScenario({
             {
               id: 'call_capital',
               name: 'subagent',
-              args: { description: 'Capital of Australia', prompt: 'What is the capital of Australia? Answer with the city only.' },
+              args: {
+                description: 'Capital of Australia',
+                prompt: 'What is the capital of Australia? Answer with the city only.',
+              },
             },
           ],
         },

@@ -2,7 +2,8 @@ import { defineScenario } from '../toolkit/scenarios/index.js';
 
 export default defineScenario({
   name: 'structured-output',
-  description: 'The child must report through structured_output; the capture is validated against the schema and reaches the parent as JSON.',
+  description:
+    'The child must report through structured_output; the capture is validated against the schema and reaches the parent as JSON.',
   providers: [{ kind: 'spawn' }],
   subagentTools: [
     {
@@ -20,7 +21,15 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_city', name: 'subagent', args: { description: 'Largest Canadian city', prompt: 'Largest city in Canada and its population.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_city',
+              name: 'subagent',
+              args: { description: 'Largest Canadian city', prompt: 'Largest city in Canada and its population.' },
+            },
+          ],
+        },
         { text: 'Toronto, with about 2.8 million people.' },
       ],
       'main/call_city': [

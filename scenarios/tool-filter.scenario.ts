@@ -4,20 +4,31 @@ import type { ToolDefinition } from '../harness/tools/types.js';
 const readFile: ToolDefinition<{ path: string }> = {
   name: 'read_file',
   description: 'Read a file of the project.',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
   execute: ({ path }) => `contents of ${path}: hello`,
 };
 
 const deleteFile: ToolDefinition<{ path: string }> = {
   name: 'delete_file',
   description: 'Delete a file of the project.',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
   execute: ({ path }) => `deleted ${path}`,
 };
 
 export default defineScenario({
   name: 'tool-filter',
-  description: 'The child may read but not delete: delete_file is hidden from it, and when its model names it anyway the call is refused, never run.',
+  description:
+    'The child may read but not delete: delete_file is hidden from it, and when its model names it anyway the call is refused, never run.',
   providers: [{ kind: 'spawn' }],
   subagentTools: [{ provider: 'spawn', toolFilter: { deny: ['delete_file'] } }],
   tools: [readFile as ToolDefinition<never>, deleteFile as ToolDefinition<never>],
@@ -26,7 +37,15 @@ export default defineScenario({
   script: {
     lineages: {
       main: [
-        { toolCalls: [{ id: 'call_tidy', name: 'subagent', args: { description: 'Tidy notes.txt', prompt: 'Read notes.txt and delete it if it is empty.' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_tidy',
+              name: 'subagent',
+              args: { description: 'Tidy notes.txt', prompt: 'Read notes.txt and delete it if it is empty.' },
+            },
+          ],
+        },
         { text: 'The subagent read notes.txt but was not allowed to delete it.' },
       ],
       'main/call_tidy': [

@@ -69,7 +69,8 @@ function cycleThrough(graph: FolderGraph, group: ReadonlySet<string>, start: str
       if (!group.has(next)) continue;
       if (next === start) {
         const path = [start];
-        for (let step: string | undefined = at; step !== start && step !== undefined; step = previous.get(step)) path.splice(1, 0, step);
+        for (let step: string | undefined = at; step !== start && step !== undefined; step = previous.get(step))
+          path.splice(1, 0, step);
         return [...path, start];
       }
       if (!previous.has(next)) {

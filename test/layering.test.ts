@@ -32,7 +32,8 @@ const sourceFiles = (dir: string) => layerFiles(dir, false);
 /** Every relative module specifier of a file: static imports and exports, and dynamic `import()`. */
 function relativeSpecifiers(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) found.push(match[1] as string);
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g))
+    found.push(match[1] as string);
   return found;
 }
 
@@ -45,7 +46,11 @@ function target(file: string, specifier: string): string {
  * Every import a test file makes outside the layers it may use: its own, and those of the test/
  * fixtures it reaches (a fixture's imports count as the test's), each as `file imports x (top/)`.
  */
-async function testBreaches(file: string, layers: readonly string[], read: (path: string) => Promise<string>): Promise<string[]> {
+async function testBreaches(
+  file: string,
+  layers: readonly string[],
+  read: (path: string) => Promise<string>,
+): Promise<string[]> {
   const offending: string[] = [];
   const seen = new Set<string>([file]);
   const queue = [file];
@@ -54,7 +59,8 @@ async function testBreaches(file: string, layers: readonly string[], read: (path
       const path = target(at, specifier);
       const top = path.split('/')[0] as string;
       if (layers.includes(top) || knownToolkitEdges[at]?.includes(path)) continue;
-      if (top !== 'test') offending.push(`${at} imports ${specifier} (${top}/)${at === file ? '' : `, reached from ${file}`}`);
+      if (top !== 'test')
+        offending.push(`${at} imports ${specifier} (${top}/)${at === file ? '' : `, reached from ${file}`}`);
       else if (!seen.has(path)) {
         queue.push(path);
         seen.add(path);
@@ -104,9 +110,10 @@ describe('layering', () => {
   });
 
   test('the check sees a forbidden import when there is one', () => {
-    expect(relativeSpecifiers(`import { x } from '../../toolkit/cassette/index.js';\nconst m = await import('../toolkit/a.js');`)).toEqual([
-      '../../toolkit/cassette/index.js',
-      '../toolkit/a.js',
-    ]);
+    expect(
+      relativeSpecifiers(
+        `import { x } from '../../toolkit/cassette/index.js';\nconst m = await import('../toolkit/a.js');`,
+      ),
+    ).toEqual(['../../toolkit/cassette/index.js', '../toolkit/a.js']);
   });
 });

@@ -28,7 +28,8 @@ describe('the public API', () => {
   });
 
   it('docs/api.md reads as the names in the list items of its subpath section, types marked', () => {
-    const doc = '## `nestcast/a`\n\nProse with `prose`.\n\n### Group `g`\n\n- `one`, `type Two`,\n  `three`\n\n## `nestcast/b`\n\n- `four`\n';
+    const doc =
+      '## `nestcast/a`\n\nProse with `prose`.\n\n### Group `g`\n\n- `one`, `type Two`,\n  `three`\n\n## `nestcast/b`\n\n- `four`\n';
     expect(documentedNames(doc, './a')).toEqual(['one', 'type Two', 'three']);
     expect(documentedNames(doc, './b')).toEqual(['four']);
   });

@@ -12,7 +12,10 @@ export const MSW_BASE_URL = 'http://msw.bench.test/v1';
  */
 export function mswServer(): SetupServer {
   return setupServer(
-    http.post(`${MSW_BASE_URL}/chat/completions`, () => new HttpResponse(frameStream(), { status: 200, headers: SSE_HEADERS })),
+    http.post(
+      `${MSW_BASE_URL}/chat/completions`,
+      () => new HttpResponse(frameStream(), { status: 200, headers: SSE_HEADERS }),
+    ),
   );
 }
 

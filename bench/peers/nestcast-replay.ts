@@ -14,12 +14,18 @@ const ROOTS = 5_000;
  * the bench is matched against the whole recorded request: call N of session `main` when the
  * client sends the lineage header, else (threaded by content) the first call of the next root.
  */
-export async function nestcastReplay(upstream: typeof fetch, record: (fetch: typeof globalThis.fetch) => Call): Promise<typeof fetch> {
+export async function nestcastReplay(
+  upstream: typeof fetch,
+  record: (fetch: typeof globalThis.fetch) => Call,
+): Promise<typeof fetch> {
   const recorder = createRecordingFetch({ fetch: upstream });
   await record(recorder)();
   const cassette = await recorder.cassette();
   const [call] = cassette.calls['main'] ?? [];
-  if (!call) throw new Error(`the recording holds no call of session "main" (sessions: ${Object.keys(cassette.calls).join(', ')})`);
+  if (!call)
+    throw new Error(
+      `the recording holds no call of session "main" (sessions: ${Object.keys(cassette.calls).join(', ')})`,
+    );
   // `main` repeats the call for a client that names its session (the adapter's header); the roots
   // `main-2`, `main-3`… hold one call each for a client that names none (the openai SDK): its
   // every call is an identical new conversation, threaded by content to the next recorded root.

@@ -42,7 +42,11 @@ export interface PollyReplay {
  * a suite that repeats a call would need. Polly patches the `fetch` of the context it is given;
  * each instance gets its own context, so nothing global changes.
  */
-export async function pollyReplay(name: string, upstream: typeof globalThis.fetch, record: (fetch: typeof globalThis.fetch) => Call): Promise<PollyReplay> {
+export async function pollyReplay(
+  name: string,
+  upstream: typeof globalThis.fetch,
+  record: (fetch: typeof globalThis.fetch) => Call,
+): Promise<PollyReplay> {
   const start = (mode: 'record' | 'replay', fetch: typeof globalThis.fetch) => {
     const context = { fetch, Request, Response, Headers };
     const polly = new Polly(name, {

@@ -16,7 +16,8 @@ function createWorkerProvider(jobs) {
     capabilities: { outputSchema: false, maxDepth: false, toolFilter: false, persona: false },
     inheritsParentContext: false,
     async start(request) {
-      if (request.signal.aborted) throw new WorkerError('ABORTED', `${request.lineage} was cancelled before it was ready`);
+      if (request.signal.aborted)
+        throw new WorkerError('ABORTED', `${request.lineage} was cancelled before it was ready`);
       if (request.parent.disposed) throw new WorkerError('START_FAILED', `the parent of ${request.lineage} is gone`);
       const id = `job-${++made}`;
       jobs.set(id, request.lineage);

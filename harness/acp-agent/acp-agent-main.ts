@@ -30,12 +30,16 @@ export async function acpAgentMain(
     return 0;
   }
   if (argv.length > 0) {
-    process.stderr.write(`nestcast acp-agent: unexpected argument ${JSON.stringify(argv[0])}; it takes none (configure it through the environment)\n\n${ACP_AGENT_USAGE}`);
+    process.stderr.write(
+      `nestcast acp-agent: unexpected argument ${JSON.stringify(argv[0])}; it takes none (configure it through the environment)\n\n${ACP_AGENT_USAGE}`,
+    );
     return 2;
   }
   const level = env.NESTCAST_LOG_LEVEL ?? 'warn';
   if (!LOG_LEVELS.includes(level as LogLevel)) {
-    process.stderr.write(`nestcast acp-agent: NESTCAST_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}\n`);
+    process.stderr.write(
+      `nestcast acp-agent: NESTCAST_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}\n`,
+    );
     return 2;
   }
   const logger = createStderrLogger('nestcast acp-agent', level as LogLevel);

@@ -38,9 +38,16 @@ export const DEFAULT_SESSIONS_ROOT = join(homedir(), '.nestcast', 'sessions');
  */
 export function createAcpAgentRuntime(options: AcpAgentRuntimeOptions): AcpAgentRuntime {
   const { env, logger } = options;
-  const runtime = new Runtime({ sessionsRoot: resolve(nonBlank(env[CHILD_ENV.sessionsRoot]) ?? DEFAULT_SESSIONS_ROOT), logger });
+  const runtime = new Runtime({
+    sessionsRoot: resolve(nonBlank(env[CHILD_ENV.sessionsRoot]) ?? DEFAULT_SESSIONS_ROOT),
+    logger,
+  });
   const modelStream = new ModelStreamTap();
-  runtime.llm.register(modelStream.wrap(createOpenAICompatibleAdapter({ env, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) })));
+  runtime.llm.register(
+    modelStream.wrap(
+      createOpenAICompatibleAdapter({ env, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) }),
+    ),
+  );
   for (const tool of taskTools(runtime.tasks)) runtime.tools.register(tool);
   return { runtime, lineage: nonBlank(env[CHILD_ENV.lineage]) ?? DEFAULT_LINEAGE, agentOptions: {}, modelStream };
 }

@@ -19,7 +19,10 @@ export function acpStopReason(outcome: TurnOutcome): StopReason {
       return 'max_turn_requests';
     case 'error': {
       const error = outcome.error ?? { code: 'UNKNOWN', message: 'the turn failed without a diagnostic' };
-      throw RequestError.internalError({ code: error.code, turn: outcome.turn, output: outcome.output }, `turn ${outcome.turn} failed: ${error.code}: ${error.message}`);
+      throw RequestError.internalError(
+        { code: error.code, turn: outcome.turn, output: outcome.output },
+        `turn ${outcome.turn} failed: ${error.code}: ${error.message}`,
+      );
     }
   }
 }

@@ -9,7 +9,10 @@ export function promptText(blocks: readonly ContentBlock[]): string {
     .map((block) => {
       if (block.type === 'text') return block.text;
       if (block.type === 'resource_link') return `[${block.name}](${block.uri})`;
-      throw RequestError.invalidParams({ blockType: block.type }, `prompt blocks of type "${block.type}" are not supported; send text`);
+      throw RequestError.invalidParams(
+        { blockType: block.type },
+        `prompt blocks of type "${block.type}" are not supported; send text`,
+      );
     })
     .join('\n');
 }

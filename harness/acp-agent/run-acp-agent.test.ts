@@ -1,8 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientConnection, type SessionUpdate } from '@agentclientprotocol/sdk';
+import {
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type ClientConnection,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
 import { describe, expect, test, type TestContext } from 'vitest';
-import { callTool, createScriptedRuntime, hang, httpError, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
+import {
+  callTool,
+  createScriptedRuntime,
+  hang,
+  httpError,
+  say,
+  type ScriptedRuntime,
+} from '../../test/support/scripted-runtime.js';
 import { createMemoryLogger } from '../runtime/logger.js';
 import { parseSessionLog } from '../session/jsonl.js';
 import { runAcpAgent } from './run-acp-agent.js';
@@ -68,7 +83,8 @@ async function startAgent(context: TestContext): Promise<AgentUnderTest> {
     finished,
     leave,
     received: (text) => new Promise((resolve) => waiters.push({ text, resolve })),
-    newSession: async () => (await conn.agent.request(methods.agent.session.new, { cwd: model.sessionsRoot, mcpServers: [] })).sessionId,
+    newSession: async () =>
+      (await conn.agent.request(methods.agent.session.new, { cwd: model.sessionsRoot, mcpServers: [] })).sessionId,
   };
 }
 
@@ -76,7 +92,11 @@ const prompt = (under: AgentUnderTest, sessionId: string, text: string) =>
   under.conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
 
 const chunkText = (updates: readonly SessionUpdate[]): string =>
-  updates.map((update) => (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : '')).join('');
+  updates
+    .map((update) =>
+      update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : '',
+    )
+    .join('');
 
 describe.concurrent('nestcast acp-agent over ACP', () => {
   test('a prompt streams the model text as chunks, reports tool use, and answers end_turn', async (context) => {
@@ -87,12 +107,16 @@ describe.concurrent('nestcast acp-agent over ACP', () => {
 
     expect(chunkText(under.updates)).toBe('Nothing is running in the background.');
     expect(under.updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').length).toBeGreaterThan(1);
-    const toolUpdates = under.updates.filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
+    const toolUpdates = under.updates.filter(
+      (u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update',
+    );
     expect(toolUpdates).toMatchObject([
       { sessionUpdate: 'tool_call', toolCallId: 'call_t1', title: 'task_list', status: 'in_progress' },
       { sessionUpdate: 'tool_call_update', toolCallId: 'call_t1', status: 'completed', rawOutput: '(no tasks)' },
     ]);
-    expect(under.updates.findIndex((u) => u.sessionUpdate === 'tool_call_update')).toBeLessThan(under.updates.findIndex((u) => u.sessionUpdate === 'agent_message_chunk'));
+    expect(under.updates.findIndex((u) => u.sessionUpdate === 'tool_call_update')).toBeLessThan(
+      under.updates.findIndex((u) => u.sessionUpdate === 'agent_message_chunk'),
+    );
   });
 
   test('session/new creates a top-level session under the sessions root with the lineage from the environment', async (context) => {
@@ -103,8 +127,21 @@ describe.concurrent('nestcast acp-agent over ACP', () => {
     await under.leave();
     const [path] = await under.model.runtime.sessions.list();
     const log = parseSessionLog(await readFile(path ?? '', 'utf8'), path ?? '');
-    expect(log.header).toMatchObject({ id: sessionId, lineage: LINEAGE, cwd: under.model.sessionsRoot, origin: 'user', delegationDepth: 0 });
-    expect(log.events.map((event) => event.type)).toEqual(['user/message', 'turn/start', 'step/start', 'assistant/message', 'step/end', 'turn/end']);
+    expect(log.header).toMatchObject({
+      id: sessionId,
+      lineage: LINEAGE,
+      cwd: under.model.sessionsRoot,
+      origin: 'user',
+      delegationDepth: 0,
+    });
+    expect(log.events.map((event) => event.type)).toEqual([
+      'user/message',
+      'turn/start',
+      'step/start',
+      'assistant/message',
+      'step/end',
+      'turn/end',
+    ]);
   });
 
   test('session/cancel ends the running turn with cancelled and a balanced log', async (context) => {
@@ -149,9 +186,14 @@ describe.concurrent('nestcast acp-agent over ACP', () => {
 
   test('refuses a second session, a relative cwd, and MCP servers', async (context) => {
     const under = await startAgent(context);
-    await expect(under.conn.agent.request(methods.agent.session.new, { cwd: 'relative/dir', mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
     await expect(
-      under.conn.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [{ name: 'x', command: 'x', args: [], env: [] }] }),
+      under.conn.agent.request(methods.agent.session.new, { cwd: 'relative/dir', mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      under.conn.agent.request(methods.agent.session.new, {
+        cwd: '/',
+        mcpServers: [{ name: 'x', command: 'x', args: [], env: [] }],
+      }),
     ).rejects.toThrow(/MCP servers are not supported/);
     await under.newSession();
     await expect(under.newSession()).rejects.toThrow(/one session per process/);

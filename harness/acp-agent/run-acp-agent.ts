@@ -1,6 +1,15 @@
 import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import {
+  agent,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentContext,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
 import type { Agent } from '../agents/agent.js';
 import { describeThrown } from '../error-text.js';
 import type { Logger } from '../runtime/logger.js';
@@ -51,14 +60,28 @@ export async function runAcpAgent(options: RunAcpAgentOptions): Promise<void> {
   const app = agent({ name: 'nestcast' })
     .onRequest(methods.agent.initialize, () => ({
       protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+      },
       authMethods: [],
-      ...(options.version !== undefined ? { agentInfo: { name: 'nestcast', title: 'nestcast acp-agent', version: options.version } } : {}),
+      ...(options.version !== undefined
+        ? { agentInfo: { name: 'nestcast', title: 'nestcast acp-agent', version: options.version } }
+        : {}),
     }))
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      if (session) throw RequestError.invalidRequest(undefined, `this agent serves one session per process (lineage ${served.lineage}); start another process for another session`);
-      if (!isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, `cwd must be an absolute path, got ${JSON.stringify(params.cwd)}`);
-      if (params.mcpServers.length > 0) throw RequestError.invalidParams(undefined, 'MCP servers are not supported; send mcpServers: []');
+      if (session)
+        throw RequestError.invalidRequest(
+          undefined,
+          `this agent serves one session per process (lineage ${served.lineage}); start another process for another session`,
+        );
+      if (!isAbsolute(params.cwd))
+        throw RequestError.invalidParams(
+          { cwd: params.cwd },
+          `cwd must be an absolute path, got ${JSON.stringify(params.cwd)}`,
+        );
+      if (params.mcpServers.length > 0)
+        throw RequestError.invalidParams(undefined, 'MCP servers are not supported; send mcpServers: []');
       const created = await runtime.sessions.create({ lineage: served.lineage, cwd: params.cwd });
       session = { agent: runtime.agents.create({ ...served.agentOptions, session: created }) };
       logger.info(`session ${created.id} (${served.lineage}) created in ${created.path}`);
@@ -67,12 +90,18 @@ export async function runAcpAgent(options: RunAcpAgentOptions): Promise<void> {
     .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
       const target = session;
       if (!target || target.agent.id !== params.sessionId) throw RequestError.sessionNotFound(params.sessionId);
-      if (target.turn) throw RequestError.invalidRequest(undefined, `session ${params.sessionId} is already running a prompt; cancel it or wait for its answer`);
+      if (target.turn)
+        throw RequestError.invalidRequest(
+          undefined,
+          `session ${params.sessionId} is already running a prompt; cancel it or wait for its answer`,
+        );
       const text = promptText(params.prompt);
       const turn = new AbortController();
       target.turn = turn;
       try {
-        return { stopReason: await runPrompt(target.agent, text, turn.signal, client, params.sessionId, served, logger) };
+        return {
+          stopReason: await runPrompt(target.agent, text, turn.signal, client, params.sessionId, served, logger),
+        };
       } finally {
         target.turn = undefined;
       }
@@ -81,7 +110,9 @@ export async function runAcpAgent(options: RunAcpAgentOptions): Promise<void> {
       if (session?.agent.id === params.sessionId) session.turn?.abort(new Error('the client sent session/cancel'));
     });
 
-  const conn = app.connect(ndJsonStream(Writable.toWeb(options.stdout), Readable.toWeb(options.stdin) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    ndJsonStream(Writable.toWeb(options.stdout), Readable.toWeb(options.stdin) as ReadableStream<Uint8Array>),
+  );
   await conn.closed;
   session?.turn?.abort(new Error('the client closed stdin'));
   await runtime.dispose();
@@ -96,7 +127,9 @@ async function runPrompt(
   served: AcpAgentRuntime,
   logger: Logger,
 ): Promise<StopReason> {
-  const updates = new UpdateQueue((error) => logger.warn(`session ${sessionId}: a session/update could not be sent: ${describeThrown(error)}`));
+  const updates = new UpdateQueue((error) =>
+    logger.warn(`session ${sessionId}: a session/update could not be sent: ${describeThrown(error)}`),
+  );
   const send = (update: SessionUpdate | undefined): void => {
     if (update) updates.push(() => client.notify(methods.client.session.update, { sessionId, update }));
   };

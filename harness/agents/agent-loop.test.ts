@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { finishChunk, textChunk, toolCallChunk, usageChunk } from '../../test/support/openai-chunks.js';
-import { scriptedResponse, sseFrames, startLoopbackServer, wait, write, type LoopbackHandler, type LoopbackServer } from '../../test/support/loopback-server.js';
+import {
+  scriptedResponse,
+  sseFrames,
+  startLoopbackServer,
+  wait,
+  write,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from '../../test/support/loopback-server.js';
 import { createOpenAICompatibleAdapter } from '../llm/index.js';
 import { createMemoryLogger } from '../runtime/logger.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -12,12 +20,14 @@ import type { ToolDefinition } from '../tools/types.js';
 function modelScript(responses: readonly LoopbackHandler[]): LoopbackHandler {
   let next = 0;
   return (request, response) => {
-    const handler = responses[next++] ?? scriptedResponse([{ kind: 'reply', status: 500, body: '{"error":"script exhausted"}' }]);
+    const handler =
+      responses[next++] ?? scriptedResponse([{ kind: 'reply', status: 500, body: '{"error":"script exhausted"}' }]);
     return handler(request, response);
   };
 }
 
-const say = (text: string) => scriptedResponse([write(sseFrames([textChunk(text), finishChunk('stop'), usageChunk(10, 2)]))]);
+const say = (text: string) =>
+  scriptedResponse([write(sseFrames([textChunk(text), finishChunk('stop'), usageChunk(10, 2)]))]);
 
 const callTools = (...calls: { id: string; name: string; args: string }[]) =>
   scriptedResponse([
@@ -58,7 +68,11 @@ async function useModel(responses: readonly LoopbackHandler[]): Promise<Loopback
  * A tool that logs its start, holds until `release` settles (default: never) or its call is
  * aborted, then logs its end; `ended` settles after that. The test, not a timer, orders the tools.
  */
-function heldTool(name: string, log: string[], release: Promise<unknown> = new Promise(() => undefined)): ToolDefinition<{ q: string }> & { readonly ended: Promise<void> } {
+function heldTool(
+  name: string,
+  log: string[],
+  release: Promise<unknown> = new Promise(() => undefined),
+): ToolDefinition<{ q: string }> & { readonly ended: Promise<void> } {
   let ended!: () => void;
   return {
     name,
@@ -87,7 +101,10 @@ async function expectValidLog(path: string) {
 describe('the agent loop over a loopback model', () => {
   it('runs two tool calls from one message concurrently and commits their results in call order', async () => {
     const model = await useModel([
-      callTools({ id: 'call_a', name: 'weather', args: '{"q":"Paris"}' }, { id: 'call_b', name: 'news', args: '{"q":"Rome"}' }),
+      callTools(
+        { id: 'call_a', name: 'weather', args: '{"q":"Paris"}' },
+        { id: 'call_b', name: 'news', args: '{"q":"Rome"}' },
+      ),
       say('Sunny in Paris, calm in Rome.'),
     ]);
     const log: string[] = [];
@@ -102,7 +119,9 @@ describe('the agent loop over a loopback model', () => {
 
     expect(outcome).toEqual({ turn: 1, reason: 'completed', output: 'Sunny in Paris, calm in Rome.' });
     expect(log).toEqual(['start weather', 'start news', 'end news', 'end weather']);
-    const second = JSON.parse(model.requests[1]?.body ?? '{}') as { messages: { role: string; tool_call_id?: string; content: string }[] };
+    const second = JSON.parse(model.requests[1]?.body ?? '{}') as {
+      messages: { role: string; tool_call_id?: string; content: string }[];
+    };
     expect(second.messages.filter((message) => message.role === 'tool')).toEqual([
       { role: 'tool', tool_call_id: 'call_a', content: 'weather:Paris' },
       { role: 'tool', tool_call_id: 'call_b', content: 'news:Rome' },
@@ -110,9 +129,18 @@ describe('the agent loop over a loopback model', () => {
     expect(model.requests.every((request) => request.headers['x-session-lineage'] === 'main')).toBe(true);
     const stored = await expectValidLog(session.path);
     expect(stored.events.map((event) => event.type)).toEqual([
-      'user/message', 'turn/start',
-      'step/start', 'assistant/message', 'tool/call', 'tool/call', 'tool/result', 'tool/result', 'step/end',
-      'step/start', 'assistant/message', 'step/end',
+      'user/message',
+      'turn/start',
+      'step/start',
+      'assistant/message',
+      'tool/call',
+      'tool/call',
+      'tool/result',
+      'tool/result',
+      'step/end',
+      'step/start',
+      'assistant/message',
+      'step/end',
       'turn/end',
     ]);
   });
@@ -135,7 +163,12 @@ describe('the agent loop over a loopback model', () => {
   });
 
   it('closes an aborted turn with every open tool call answered', async () => {
-    await useModel([callTools({ id: 'slow_1', name: 'weather', args: '{"q":"x"}' }, { id: 'slow_2', name: 'news', args: '{"q":"y"}' })]);
+    await useModel([
+      callTools(
+        { id: 'slow_1', name: 'weather', args: '{"q":"x"}' },
+        { id: 'slow_2', name: 'news', args: '{"q":"y"}' },
+      ),
+    ]);
     const started: string[] = [];
     runtime.tools.register(heldTool('weather', started));
     runtime.tools.register(heldTool('news', started));
@@ -143,7 +176,8 @@ describe('the agent loop over a loopback model', () => {
     const agent = runtime.agents.create({ session });
     const abort = new AbortController();
     session.onAppend((event) => {
-      if (event.type === 'tool/call' && event.data.id === 'slow_2') setImmediate(() => abort.abort('user pressed stop'));
+      if (event.type === 'tool/call' && event.data.id === 'slow_2')
+        setImmediate(() => abort.abort('user pressed stop'));
     });
 
     const outcome = await agent.run('go', { signal: abort.signal });
@@ -159,7 +193,9 @@ describe('the agent loop over a loopback model', () => {
   });
 
   it('keeps the words streamed before an abort as the turn’s partial output', async () => {
-    server = await startLoopbackServer(modelScript([scriptedResponse([write(sseFrames([textChunk('Half an ans')], { done: false })), wait(60_000)])]));
+    server = await startLoopbackServer(
+      modelScript([scriptedResponse([write(sseFrames([textChunk('Half an ans')], { done: false })), wait(60_000)])]),
+    );
     let firstBytes!: () => void;
     const firstBytesRead = new Promise<void>((resolve) => (firstBytes = resolve));
     // Passes the body through unchanged and says when the adapter has read the first bytes.
@@ -203,7 +239,10 @@ describe('the agent loop over a loopback model', () => {
   });
 
   it('answers a tool call with invalid JSON arguments with an error result and lets the model recover', async () => {
-    const model = await useModel([callTools({ id: 'bad', name: 'weather', args: '{"q": nope' }), say('Sorry, retrying is pointless.')]);
+    const model = await useModel([
+      callTools({ id: 'bad', name: 'weather', args: '{"q": nope' }),
+      say('Sorry, retrying is pointless.'),
+    ]);
     const log: string[] = [];
     runtime.tools.register(heldTool('weather', log, Promise.resolve()));
     const session = await runtime.sessions.create();
@@ -220,12 +259,21 @@ describe('the agent loop over a loopback model', () => {
     const model = await useModel([say('first'), say('second')]);
     const parent = await runtime.sessions.create({ lineage: 'main' });
     await runtime.agents.create({ session: parent }).run('remember the codeword PLUM');
-    const child = await runtime.sessions.create({ lineage: 'main/c1', seed: parent.events, origin: 'subagent', delegationDepth: 1 });
+    const child = await runtime.sessions.create({
+      lineage: 'main/c1',
+      seed: parent.events,
+      origin: 'subagent',
+      delegationDepth: 1,
+    });
 
     await runtime.agents.create({ session: child }).run('what was the codeword?');
 
     const body = JSON.parse(model.requests[1]?.body ?? '{}') as { messages: { content: string }[] };
-    expect(body.messages.map((message) => message.content)).toEqual(['remember the codeword PLUM', 'first', 'what was the codeword?']);
+    expect(body.messages.map((message) => message.content)).toEqual([
+      'remember the codeword PLUM',
+      'first',
+      'what was the codeword?',
+    ]);
     expect(model.requests[1]?.headers['x-session-lineage']).toBe('main/c1');
     await expectValidLog(child.path);
   });

@@ -58,10 +58,20 @@ export class Agent {
   /** Runs one turn. The signal aborts it; the turn then ends `aborted` with every open call answered. */
   run(prompt: string | readonly ContentBlock[], options: RunOptions = {}): Promise<TurnOutcome> {
     if (this.disposal) {
-      return Promise.reject(new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} (${this.id}) is disposed; create a new agent to run another turn`));
+      return Promise.reject(
+        new HarnessError(
+          'AGENT_DISPOSED',
+          `agent ${this.lineage} (${this.id}) is disposed; create a new agent to run another turn`,
+        ),
+      );
     }
     if (this.current) {
-      return Promise.reject(new HarnessError('AGENT_BUSY', `agent ${this.lineage} is already running a turn; wait for it or abort it first`));
+      return Promise.reject(
+        new HarnessError(
+          'AGENT_BUSY',
+          `agent ${this.lineage} is already running a turn; wait for it or abort it first`,
+        ),
+      );
     }
     const content = typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt;
     this.steeringClosed = false;
@@ -96,7 +106,10 @@ export class Agent {
   /** Steers the running turn: the message joins the next model call and is recorded in the log. */
   sendMessage(content: string | readonly ContentBlock[]): void {
     if (!this.current || this.steeringClosed) {
-      throw new HarnessError('AGENT_BUSY', `agent ${this.lineage} is not running a turn (or its turn has just ended); use run() to start one`);
+      throw new HarnessError(
+        'AGENT_BUSY',
+        `agent ${this.lineage} is not running a turn (or its turn has just ended); use run() to start one`,
+      );
     }
     this.pending.push(typeof content === 'string' ? [{ type: 'text', text: content }] : [...content]);
   }

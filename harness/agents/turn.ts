@@ -53,7 +53,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
 
   const end = (reason: TurnEndReason, error?: TurnError): TurnOutcome => {
     // Steering that no model call will see (an aborted or failed turn) is logged, not silently kept for a later turn.
-    for (const message of input.closeSteering?.() ?? []) session.append({ type: 'user/message', data: { content: message } });
+    for (const message of input.closeSteering?.() ?? [])
+      session.append({ type: 'user/message', data: { content: message } });
     session.append({ type: 'turn/end', data: { turn, reason, ...(error ? { error } : {}) } });
     return { turn, reason, output: finalAssistantText(session.events, firstSeq), ...(error ? { error } : {}) };
   };
@@ -65,7 +66,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       for (const message of carried) session.append({ type: 'user/message', data: { content: message } });
       return end('aborted', abortCause(signal));
     }
-    for (const message of [...carried, ...input.takeSteering()]) session.append({ type: 'user/message', data: { content: message } });
+    for (const message of [...carried, ...input.takeSteering()])
+      session.append({ type: 'user/message', data: { content: message } });
     carried = [];
     session.append({ type: 'step/start', data: { turn, step } });
 
@@ -95,7 +97,10 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     }
     session.append({ type: 'step/end', data: { turn, step, finish: 'tool-calls', ...usage } });
     if (step >= maxSteps) {
-      return end('max-steps', { code: 'MAX_STEPS', message: `the turn used all ${maxSteps} model calls allowed (maxSteps) without finishing` });
+      return end('max-steps', {
+        code: 'MAX_STEPS',
+        message: `the turn used all ${maxSteps} model calls allowed (maxSteps) without finishing`,
+      });
     }
   }
 }
@@ -162,7 +167,10 @@ async function executeCalls(input: TurnInput, turn: number, step: number, calls:
   const { session, signal } = input;
   const parsed = calls.map((call) => {
     const args = parseArguments(call.arguments);
-    session.append({ type: 'tool/call', data: { turn, step, id: call.id, name: call.name, args: args.ok ? args.value : call.arguments } });
+    session.append({
+      type: 'tool/call',
+      data: { turn, step, id: call.id, name: call.name, args: args.ok ? args.value : call.arguments },
+    });
     return { call, args };
   });
 
@@ -236,7 +244,8 @@ function stepFinish(finish: LlmFinishReason | undefined): StepFinish {
 
 function abortCause(signal: AbortSignal): TurnError {
   const reason: unknown = signal.reason;
-  const message = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the turn was aborted';
+  const message =
+    reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the turn was aborted';
   return { code: 'ABORTED', message };
 }
 

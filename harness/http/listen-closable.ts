@@ -12,7 +12,10 @@ export interface ClosableServer {
  * `server.close` alone waits for every open connection, and a test's or a script's stream may
  * never end on its own.
  */
-export async function listenClosable(server: Server, where: { readonly host?: string; readonly port?: number } = {}): Promise<ClosableServer> {
+export async function listenClosable(
+  server: Server,
+  where: { readonly host?: string; readonly port?: number } = {},
+): Promise<ClosableServer> {
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -1,6 +1,7 @@
 import { NestcastError } from '../errors.js';
 
-export type LlmErrorCode = 'AUTH' | 'RATE_LIMIT' | 'SERVER' | 'BAD_REQUEST' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'PROTOCOL';
+export type LlmErrorCode =
+  'AUTH' | 'RATE_LIMIT' | 'SERVER' | 'BAD_REQUEST' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'PROTOCOL';
 
 export interface LlmErrorDetails {
   /** HTTP status, when the server answered. */

@@ -36,7 +36,9 @@ describe('LlmService', () => {
   it('rejects a second adapter with the same name as DUPLICATE_ADAPTER', () => {
     const llm = new LlmService();
     llm.register(recordingAdapter('deepseek', []));
-    expect(() => llm.register(recordingAdapter('deepseek', []))).toThrow(expect.objectContaining({ code: 'DUPLICATE_ADAPTER' }));
+    expect(() => llm.register(recordingAdapter('deepseek', []))).toThrow(
+      expect.objectContaining({ code: 'DUPLICATE_ADAPTER' }),
+    );
   });
 
   it('forgets an adapter once its disposer runs, and a second dispose does not remove a newer adapter of that name', () => {

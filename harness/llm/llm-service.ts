@@ -13,7 +13,10 @@ export class LlmService {
   /** Returns the disposer that unregisters this adapter (idempotent). */
   register(adapter: LlmAdapter): () => void {
     if (this.#adapters.has(adapter.name)) {
-      throw new HarnessError('DUPLICATE_ADAPTER', `an LLM adapter named "${adapter.name}" is already registered; dispose it first or give the new one another name`);
+      throw new HarnessError(
+        'DUPLICATE_ADAPTER',
+        `an LLM adapter named "${adapter.name}" is already registered; dispose it first or give the new one another name`,
+      );
     }
     this.#adapters.set(adapter.name, adapter);
     return () => {
@@ -40,11 +43,17 @@ export class LlmService {
       const adapter = this.#adapters.get(name);
       if (adapter !== undefined) return adapter;
       const known = this.names();
-      throw new HarnessError('NO_ADAPTER', `no LLM adapter named "${name}" is registered (registered: ${known.length > 0 ? known.join(', ') : 'none'}); register it with llm.register(createOpenAICompatibleAdapter({name: '${name}'}))`);
+      throw new HarnessError(
+        'NO_ADAPTER',
+        `no LLM adapter named "${name}" is registered (registered: ${known.length > 0 ? known.join(', ') : 'none'}); register it with llm.register(createOpenAICompatibleAdapter({name: '${name}'}))`,
+      );
     }
     const first = this.#adapters.values().next();
     if (first.done === true) {
-      throw new HarnessError('NO_ADAPTER', 'no LLM adapter is registered; register one with llm.register(createOpenAICompatibleAdapter()) before the first model call');
+      throw new HarnessError(
+        'NO_ADAPTER',
+        'no LLM adapter is registered; register one with llm.register(createOpenAICompatibleAdapter()) before the first model call',
+      );
     }
     return first.value;
   }

@@ -29,7 +29,8 @@ export class ModelStreamTap {
       async *stream(request, options) {
         const lineage = options.lineage ?? DEFAULT_LINEAGE;
         for await (const event of adapter.stream(request, options)) {
-          for (const key of [lineage, undefined]) for (const listener of listeners.get(key) ?? []) listener(event, lineage);
+          for (const key of [lineage, undefined])
+            for (const listener of listeners.get(key) ?? []) listener(event, lineage);
           yield event;
         }
       },

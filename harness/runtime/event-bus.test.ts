@@ -7,7 +7,10 @@ interface TestEvents {
 }
 
 /** A memory logger, and a promise that settles once it has `count` lines: a contained failure is one warning. */
-function loggerAwaiting(count: number): { readonly logger: Logger & { readonly lines: readonly string[] }; readonly logged: Promise<void> } {
+function loggerAwaiting(count: number): {
+  readonly logger: Logger & { readonly lines: readonly string[] };
+  readonly logged: Promise<void>;
+} {
   const memory = createMemoryLogger();
   let reached!: () => void;
   const logged = new Promise<void>((resolve) => (reached = resolve));
@@ -66,7 +69,11 @@ describe('EventBus', () => {
     };
     const poisoned = (): unknown => {
       const error = new Error('hidden');
-      Object.defineProperty(error, 'message', { get: () => { throw new Error('message getter'); } });
+      Object.defineProperty(error, 'message', {
+        get: () => {
+          throw new Error('message getter');
+        },
+      });
       return error;
     };
     const seen: number[] = [];

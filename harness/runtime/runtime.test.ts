@@ -49,7 +49,14 @@ describe('Runtime plugins', () => {
   it('rolls back what a plugin registered before it threw', async () => {
     await expect(
       runtime.use((scope) => {
-        scope.add(scope.runtime.tools.register({ name: 'half', description: 'x', parameters: { type: 'object' }, execute: () => '' }));
+        scope.add(
+          scope.runtime.tools.register({
+            name: 'half',
+            description: 'x',
+            parameters: { type: 'object' },
+            execute: () => '',
+          }),
+        );
         throw new Error('setup failed');
       }),
     ).rejects.toThrow('setup failed');

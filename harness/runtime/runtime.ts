@@ -48,9 +48,18 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.logger = options.logger ?? createStderrLogger();
     this.events = new EventBus<HarnessEvents>(this.logger);
-    this.sessions = new SessionStore({ root: options.sessionsRoot, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) });
+    this.sessions = new SessionStore({
+      root: options.sessionsRoot,
+      ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
+    });
     this.tasks = new TaskRuntime(this.events);
-    this.agents = new AgentRegistry({ llm: this.llm, tools: this.tools, tasks: this.tasks, events: this.events, logger: this.logger });
+    this.agents = new AgentRegistry({
+      llm: this.llm,
+      tools: this.tools,
+      tasks: this.tasks,
+      events: this.events,
+      logger: this.logger,
+    });
   }
 
   /** Makes a service available under `name` until the disposer runs. A taken name is refused. */

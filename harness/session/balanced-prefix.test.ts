@@ -9,7 +9,10 @@ describe('balancedPrefix', () => {
       .user('hello')
       .turn((t) => t.step((s) => s.assistant('hi')))
       .user('delegate the review')
-      .turn((t) => t.step((s) => s.assistant('delegating').call('call_fork', 'fork', { prompt: 'review' }), { open: true }), { open: true })
+      .turn(
+        (t) => t.step((s) => s.assistant('delegating').call('call_fork', 'fork', { prompt: 'review' }), { open: true }),
+        { open: true },
+      )
       .build();
     const prefix = balancedPrefix(parent.events);
     expect(prefix).toEqual(parent.events.slice(0, 6));
@@ -18,13 +21,19 @@ describe('balancedPrefix', () => {
   });
 
   it('is empty when no turn has completed yet', () => {
-    const first = buildLog().user('go').turn((t) => t.step((s) => s.call('c1', 'fork'), { open: true }), { open: true }).build();
+    const first = buildLog()
+      .user('go')
+      .turn((t) => t.step((s) => s.call('c1', 'fork'), { open: true }), { open: true })
+      .build();
     expect(balancedPrefix(first.events)).toEqual([]);
     expect(balancedPrefix([])).toEqual([]);
   });
 
   it('keeps the whole log when it ends with a turn/end, and is idempotent', () => {
-    const log = buildLog().user('a').turn((t) => t.step((s) => s.call('x', 'ls').result('x', 'ok')).step()).build();
+    const log = buildLog()
+      .user('a')
+      .turn((t) => t.step((s) => s.call('x', 'ls').result('x', 'ok')).step())
+      .build();
     expect(balancedPrefix(log.events)).toEqual(log.events);
     expect(balancedPrefix(balancedPrefix(log.events))).toEqual(log.events);
   });

@@ -12,8 +12,23 @@ export const SESSION_EVENT_TYPES = [
   'turn/end',
 ] as const satisfies readonly SessionEventType[];
 
-const STEP_FINISHES: readonly StepFinish[] = ['stop', 'tool-calls', 'max-tokens', 'content-filter', 'error', 'aborted', 'other'];
-const TURN_END_REASONS: readonly TurnEndReason[] = ['completed', 'aborted', 'error', 'max-steps', 'max-tokens', 'refusal'];
+const STEP_FINISHES: readonly StepFinish[] = [
+  'stop',
+  'tool-calls',
+  'max-tokens',
+  'content-filter',
+  'error',
+  'aborted',
+  'other',
+];
+const TURN_END_REASONS: readonly TurnEndReason[] = [
+  'completed',
+  'aborted',
+  'error',
+  'max-steps',
+  'max-tokens',
+  'refusal',
+];
 
 type Fields = Record<string, unknown>;
 
@@ -32,7 +47,9 @@ function positionProblem(data: Fields, withStep: boolean): string | null {
 
 function textBlocksProblem(content: unknown): string | null {
   if (!Array.isArray(content)) return 'data.content must be an array of blocks';
-  const bad = content.findIndex((block) => !isRecord(block) || block['type'] !== 'text' || typeof block['text'] !== 'string');
+  const bad = content.findIndex(
+    (block) => !isRecord(block) || block['type'] !== 'text' || typeof block['text'] !== 'string',
+  );
   return bad === -1 ? null : `data.content[${bad}] must be {type:'text', text:string}`;
 }
 
@@ -42,7 +59,8 @@ function assistantBlockProblem(block: unknown): string | null {
     return typeof block['text'] === 'string' ? null : 'needs a string text';
   }
   if (block['type'] === 'tool-call') {
-    const ok = typeof block['id'] === 'string' && typeof block['name'] === 'string' && typeof block['arguments'] === 'string';
+    const ok =
+      typeof block['id'] === 'string' && typeof block['name'] === 'string' && typeof block['arguments'] === 'string';
     return ok ? null : 'tool-call block needs string id, name and arguments';
   }
   return `has unknown type ${JSON.stringify(block['type'])}`;
@@ -79,7 +97,8 @@ const nonEmptyString = (value: unknown): boolean => typeof value === 'string' &&
 
 /** What is wrong with an event's type and data, or null when they match `SessionEventMap`. */
 export function eventShapeProblem(type: unknown, data: unknown): string | null {
-  if (!isSessionEventType(type)) return `unknown event type ${JSON.stringify(type)}; known: ${SESSION_EVENT_TYPES.join(', ')}`;
+  if (!isSessionEventType(type))
+    return `unknown event type ${JSON.stringify(type)}; known: ${SESSION_EVENT_TYPES.join(', ')}`;
   if (!isRecord(data)) return `${type} data must be an object`;
   const problem = dataProblem(type, data);
   return problem === null ? null : `${type}: ${problem}`;
@@ -106,7 +125,8 @@ function dataProblem(type: SessionEventType, data: Fields): string | null {
       if (typeof data['isError'] !== 'boolean') return 'data.isError must be a boolean';
       return positionProblem(data, true);
     case 'step/end':
-      if (!STEP_FINISHES.includes(data['finish'] as StepFinish)) return `data.finish must be one of ${STEP_FINISHES.join(', ')}`;
+      if (!STEP_FINISHES.includes(data['finish'] as StepFinish))
+        return `data.finish must be one of ${STEP_FINISHES.join(', ')}`;
       return positionProblem(data, true) ?? usageProblem(data['usage']);
     case 'turn/end':
       if (!TURN_END_REASONS.includes(data['reason'] as TurnEndReason)) {

@@ -60,7 +60,9 @@ export class FileSession implements Session {
         `Cannot append ${String(event?.type)} to ${where}: the session is closed. Resume it (sessions.resume) to continue its log.`,
       );
     }
-    const problem = isRecord(event) ? eventShapeProblem(event.type, event.data) : 'the event must be an object {type, data}';
+    const problem = isRecord(event)
+      ? eventShapeProblem(event.type, event.data)
+      : 'the event must be an object {type, data}';
     if (problem !== null) throw new HarnessError('INVALID_EVENT', `Cannot append to ${where}: ${problem}.`);
     const previous = this.log.at(-1);
     const stored = Object.freeze({

@@ -24,7 +24,9 @@ describe('frozenJsonCopy', () => {
     // eslint-disable-next-line no-sparse-arrays -- the hole is the bad input
     ['a sparse array', { list: [1, , 3] }, /value\.list\[1\] is a hole or undefined/],
   ])('refuses %s with INVALID_EVENT naming where it is', (_kind, value, message) => {
-    expect(() => frozenJsonCopy(value, 'tool/call data')).toThrow(expect.objectContaining({ code: 'INVALID_EVENT', message: expect.stringMatching(message) }));
+    expect(() => frozenJsonCopy(value, 'tool/call data')).toThrow(
+      expect.objectContaining({ code: 'INVALID_EVENT', message: expect.stringMatching(message) }),
+    );
   });
 
   it('keeps a "__proto__" key of parsed JSON as a key, so memory equals the file', () => {

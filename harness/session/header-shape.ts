@@ -2,7 +2,8 @@ import { isRecord } from '../is-record.js';
 import { lineageProblem } from './lineage.js';
 import { SESSION_FORMAT_VERSION } from './types.js';
 
-const optionalString = (value: unknown): boolean => value === undefined || (typeof value === 'string' && value.length > 0);
+const optionalString = (value: unknown): boolean =>
+  value === undefined || (typeof value === 'string' && value.length > 0);
 
 /** Every way `header` fails to be a well-formed `SessionHeader`; empty when it is one. */
 export function headerProblems(header: unknown): string[] {
@@ -15,16 +16,19 @@ export function headerProblems(header: unknown): string[] {
         ' (a newer version needs a newer nestcast)',
     );
   }
-  if (typeof header['id'] !== 'string' || header['id'].length === 0) problems.push('header.id must be a non-empty string');
+  if (typeof header['id'] !== 'string' || header['id'].length === 0)
+    problems.push('header.id must be a non-empty string');
   if (!Number.isSafeInteger(header['createdAt']) || (header['createdAt'] as number) < 0) {
     problems.push('header.createdAt must be epoch milliseconds (a non-negative integer)');
   }
   if (typeof header['cwd'] !== 'string') problems.push('header.cwd must be a string');
   const lineage = lineageProblem(header['lineage']);
   if (lineage !== null) problems.push(`header.${lineage}`);
-  if (!optionalString(header['parentSession'])) problems.push('header.parentSession, when present, must be a non-empty string');
+  if (!optionalString(header['parentSession']))
+    problems.push('header.parentSession, when present, must be a non-empty string');
   problems.push(...spawnedByProblems(header['spawnedBy'], header['lineage']));
-  if (header['origin'] !== 'user' && header['origin'] !== 'subagent') problems.push('header.origin must be "user" or "subagent"');
+  if (header['origin'] !== 'user' && header['origin'] !== 'subagent')
+    problems.push('header.origin must be "user" or "subagent"');
   if (!Number.isSafeInteger(header['delegationDepth']) || (header['delegationDepth'] as number) < 0) {
     problems.push('header.delegationDepth must be a non-negative integer');
   }

@@ -1,5 +1,12 @@
 export * from './types.js';
-export type { CreateSessionOptions, LoadedSessionLog, RecoveredTail, ResumedSession, Session, SessionStoreOptions } from './store-types.js';
+export type {
+  CreateSessionOptions,
+  LoadedSessionLog,
+  RecoveredTail,
+  ResumedSession,
+  Session,
+  SessionStoreOptions,
+} from './store-types.js';
 export { SessionStore } from './session-store.js';
 export { parseSessionLog, serializeSessionLine, serializeSessionLog } from './jsonl.js';
 export { assertInvariants, checkInvariants, INVARIANT_RULES } from './invariants.js';

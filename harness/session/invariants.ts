@@ -96,7 +96,11 @@ class LogWalker {
       this.dropPendingOf(this.open.turn);
     }
     if (turn !== this.lastTurn + 1) {
-      this.violate('turn-numbering', seq, `turn/start ${turn}, expected turn ${this.lastTurn + 1}; turns are numbered 1, 2, ... consecutively`);
+      this.violate(
+        'turn-numbering',
+        seq,
+        `turn/start ${turn}, expected turn ${this.lastTurn + 1}; turns are numbered 1, 2, ... consecutively`,
+      );
     }
     this.lastTurn = turn;
     this.open = { turn, seq, lastStep: 0, openStep: null };
@@ -143,13 +147,20 @@ class LogWalker {
       );
     }
     if (step !== open.lastStep + 1) {
-      this.violate('step-numbering', seq, `step/start ${step} in turn ${turn}, expected step ${open.lastStep + 1}; steps are numbered 1, 2, ... inside each turn`);
+      this.violate(
+        'step-numbering',
+        seq,
+        `step/start ${step} in turn ${turn}, expected step ${open.lastStep + 1}; steps are numbered 1, 2, ... inside each turn`,
+      );
     }
     open.lastStep = step;
     open.openStep = { step, seq };
   }
 
-  private inScope(event: { readonly type: string; readonly data: { readonly turn: number; readonly step: number } }, seq: number): boolean {
+  private inScope(
+    event: { readonly type: string; readonly data: { readonly turn: number; readonly step: number } },
+    seq: number,
+  ): boolean {
     const { turn, step } = event.data;
     const open = this.open;
     let actual: string | null = null;
@@ -165,7 +176,11 @@ class LogWalker {
   private call(id: string, name: string, turn: number, seq: number): void {
     const earlier = this.callSeqs.get(id);
     if (earlier !== undefined) {
-      this.violate('tool-call-unique', seq, `tool/call ${JSON.stringify(id)} reuses the id of the call at seq ${earlier}; tool-call ids are unique in a session`);
+      this.violate(
+        'tool-call-unique',
+        seq,
+        `tool/call ${JSON.stringify(id)} reuses the id of the call at seq ${earlier}; tool-call ids are unique in a session`,
+      );
     } else {
       this.callSeqs.set(id, seq);
     }
@@ -232,7 +247,11 @@ export function checkInvariants(log: UncheckedLog, options: InvariantOptions = {
       continue;
     }
     if (event['seq'] !== seq) {
-      violate('seq-contiguous', seq, `event at index ${seq} has seq ${JSON.stringify(event['seq'])}; seq counts from 0 without gaps`);
+      violate(
+        'seq-contiguous',
+        seq,
+        `event at index ${seq} has seq ${JSON.stringify(event['seq'])}; seq counts from 0 without gaps`,
+      );
     }
     lastTime = checkTime(event['time'], lastTime, seq, violate);
     const shape = eventShapeProblem(event['type'], event['data']);
@@ -265,7 +284,11 @@ function checkTime(
     return lastTime;
   }
   if (lastTime !== null && time < lastTime) {
-    violate('time-monotonic', seq, `event time ${time} is earlier than the previous event's ${lastTime}; time never decreases`);
+    violate(
+      'time-monotonic',
+      seq,
+      `event time ${time} is earlier than the previous event's ${lastTime}; time never decreases`,
+    );
     return lastTime;
   }
   return time;

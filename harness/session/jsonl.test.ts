@@ -5,7 +5,11 @@ import { buildLog } from './log-builder.js';
 
 const log = buildLog({ id: 'abc', lineage: 'main' })
   .user('hello')
-  .turn((t) => t.step((s) => s.assistant('hi').call('c1', 'ls', { dir: 'a b' }).result('c1', 'x')).step((s) => s.assistant('done')))
+  .turn((t) =>
+    t
+      .step((s) => s.assistant('hi').call('c1', 'ls', { dir: 'a b' }).result('c1', 'x'))
+      .step((s) => s.assistant('done')),
+  )
   .build();
 const text = serializeSessionLog(log);
 const FILE = '/sessions/abc.jsonl';
@@ -24,7 +28,9 @@ describe('session JSONL', () => {
     const first = log.events[0];
     expect(first).toBeDefined();
     const line = serializeSessionLine(first!);
-    expect(line).toBe('{"seq":0,"time":1700000000000,"type":"user/message","data":{"content":[{"type":"text","text":"hello"}]}}');
+    expect(line).toBe(
+      '{"seq":0,"time":1700000000000,"type":"user/message","data":{"content":[{"type":"text","text":"hello"}]}}',
+    );
     expect(text.split('\n')).toHaveLength(log.events.length + 2);
     expect(text.endsWith('\n')).toBe(true);
   });
@@ -48,7 +54,10 @@ describe('session JSONL', () => {
     const withoutNewline = text.slice(0, -1);
     const loaded = parseSessionLog(withoutNewline, FILE);
     expect(loaded.events).toEqual(log.events.slice(0, -1));
-    expect(loaded.recovered).toMatchObject({ line: log.events.length + 1, reason: expect.stringMatching(/^the last line has no trailing newline: /) });
+    expect(loaded.recovered).toMatchObject({
+      line: log.events.length + 1,
+      reason: expect.stringMatching(/^the last line has no trailing newline: /),
+    });
   });
 
   it('drops a newline-terminated last line that is not JSON', () => {
@@ -66,7 +75,9 @@ describe('session JSONL', () => {
     lines[3] = '{"seq":2,"time"';
     const error = corruptionOf(lines.join('\n'));
     expect(error.code).toBe('SESSION_CORRUPT');
-    expect(error.message).toMatch(/^\/sessions\/abc\.jsonl:4: line 4 is not valid JSON .*restore it from version control or delete it/);
+    expect(error.message).toMatch(
+      /^\/sessions\/abc\.jsonl:4: line 4 is not valid JSON .*restore it from version control or delete it/,
+    );
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
 
@@ -79,15 +90,29 @@ describe('session JSONL', () => {
   it('valid JSON that is not an event envelope is corruption', () => {
     const lines = text.split('\n');
     lines[2] = '{"seq":1,"time":5,"type":"turn/start","data":[]}';
-    expect(corruptionOf(lines.join('\n')).message).toMatch(/abc\.jsonl:3: line 3 is not a session event: data must be an object/);
+    expect(corruptionOf(lines.join('\n')).message).toMatch(
+      /abc\.jsonl:3: line 3 is not a session event: data must be an object/,
+    );
   });
 
   it.each([
     ['an empty file', '', /abc\.jsonl:1: the file is empty/],
     ['a first line that is not JSON', 'hello\n', /abc\.jsonl:1: the header is not valid JSON/],
-    ['an event where the header belongs', `${serializeSessionLine(log.events[0]!)}\n`, /abc\.jsonl:1: the header is malformed: header.type must be "session"/],
-    ['a header from a newer format', `${JSON.stringify({ ...log.header, version: 2 })}\n`, /header\.version 2 is not supported/],
-    ['a header without its newline', JSON.stringify(log.header), /abc\.jsonl:1: the header line has no trailing newline/],
+    [
+      'an event where the header belongs',
+      `${serializeSessionLine(log.events[0]!)}\n`,
+      /abc\.jsonl:1: the header is malformed: header.type must be "session"/,
+    ],
+    [
+      'a header from a newer format',
+      `${JSON.stringify({ ...log.header, version: 2 })}\n`,
+      /header\.version 2 is not supported/,
+    ],
+    [
+      'a header without its newline',
+      JSON.stringify(log.header),
+      /abc\.jsonl:1: the header line has no trailing newline/,
+    ],
   ])('%s is corruption at line 1', (_case, input, message) => {
     const error = corruptionOf(input);
     expect(error.code).toBe('SESSION_CORRUPT');

@@ -44,7 +44,8 @@ export function parseSessionLog(text: string, file: string): LoadedSessionLog {
       throw corrupt(`${file}:${lineNumber}: line ${lineNumber} ${what}. ${DAMAGED_ADVICE}`, parsed.error);
     }
     const problem = envelopeProblem(parsed.value);
-    if (problem !== null) throw corrupt(`${file}:${lineNumber}: line ${lineNumber} is not a session event: ${problem}. ${DAMAGED_ADVICE}`);
+    if (problem !== null)
+      throw corrupt(`${file}:${lineNumber}: line ${lineNumber} is not a session event: ${problem}. ${DAMAGED_ADVICE}`);
     events.push(parsed.value as SessionEvent);
   }
   return recovered === undefined ? { path: file, header, events } : { path: file, header, events, recovered };
@@ -54,7 +55,8 @@ function parseHeader(line: string | undefined, cutOff: boolean, file: string): S
   const notSession = 'Line 1 must be the session header: this is not a nestcast session file, or it was damaged.';
   if (line === undefined || line.length === 0) throw corrupt(`${file}:1: the file is empty. ${notSession}`);
   const parsed = parseJson(line);
-  if (!parsed.ok) throw corrupt(`${file}:1: the header is not valid JSON (${parsed.error.message}). ${notSession}`, parsed.error);
+  if (!parsed.ok)
+    throw corrupt(`${file}:1: the header is not valid JSON (${parsed.error.message}). ${notSession}`, parsed.error);
   const problems = headerProblems(parsed.value);
   if (problems.length > 0) throw corrupt(`${file}:1: the header is malformed: ${problems.join('; ')}. ${notSession}`);
   // Files are published complete by rename, so even the header line ends in a newline.

@@ -33,7 +33,10 @@ export function childLineage(parentLineage: string, spawnedBy: string): string {
 /** `spawnedBy` for the n-th (1-based) child of a parent when no tool call started it. */
 export function ordinalSpawnedBy(n: number): string {
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new HarnessError('INVALID_SESSION_OPTIONS', `ordinalSpawnedBy needs a 1-based child number, got ${String(n)}.`);
+    throw new HarnessError(
+      'INVALID_SESSION_OPTIONS',
+      `ordinalSpawnedBy needs a 1-based child number, got ${String(n)}.`,
+    );
   }
   return `c${n}`;
 }

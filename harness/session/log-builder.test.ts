@@ -5,7 +5,11 @@ import { buildLog } from './log-builder.js';
 describe('buildLog', () => {
   it('numbers seq, time, turns and steps, and closes what it opens', () => {
     const log = buildLog({ startTime: 100 })
-      .turn((t) => t.step((s) => s.call('a', 'ls')).step((s) => s.assistant('done'), { usage: { inputTokens: 1, outputTokens: 2 } }))
+      .turn((t) =>
+        t
+          .step((s) => s.call('a', 'ls'))
+          .step((s) => s.assistant('done'), { usage: { inputTokens: 1, outputTokens: 2 } }),
+      )
       .turn(undefined, { reason: 'aborted' })
       .build();
     expect(log.events.map((event) => [event.seq, event.time, event.type])).toEqual([
@@ -21,7 +25,12 @@ describe('buildLog', () => {
       [9, 109, 'turn/end'],
     ]);
     expect(log.events[3]?.data).toEqual({ turn: 1, step: 1, finish: 'tool-calls' });
-    expect(log.events[6]?.data).toEqual({ turn: 1, step: 2, finish: 'stop', usage: { inputTokens: 1, outputTokens: 2 } });
+    expect(log.events[6]?.data).toEqual({
+      turn: 1,
+      step: 2,
+      finish: 'stop',
+      usage: { inputTokens: 1, outputTokens: 2 },
+    });
     expect(log.events[9]?.data).toEqual({ turn: 2, reason: 'aborted' });
   });
 

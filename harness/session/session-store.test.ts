@@ -67,7 +67,11 @@ describe('SessionStore.create', () => {
   });
 
   it('writes parentSession, spawnedBy and seedLength only when given, and the seed after the header', async () => {
-    const parent = buildLog().user('hi').turn((t) => t.step((s) => s.assistant('hello'))).user('fork please').build();
+    const parent = buildLog()
+      .user('hi')
+      .turn((t) => t.step((s) => s.assistant('hello')))
+      .user('fork please')
+      .build();
     const seed = balancedPrefix(parent.events);
     const child = await store.create({
       id: 'child',
@@ -78,13 +82,21 @@ describe('SessionStore.create', () => {
       delegationDepth: 1,
       seed,
     });
-    expect(child.header).toMatchObject({ parentSession: 'parent', spawnedBy: 'call_1', seedLength: seed.length, delegationDepth: 1 });
+    expect(child.header).toMatchObject({
+      parentSession: 'parent',
+      spawnedBy: 'call_1',
+      seedLength: seed.length,
+      delegationDepth: 1,
+    });
     expect(child.events).toEqual(seed);
     expect(await store.load('child')).toEqual({ path: child.path, header: child.header, events: seed });
   });
 
   it('refuses a seed that is not a closed log, naming the first violation, and writes nothing', async () => {
-    const open = buildLog().user('go').turn((t) => t.step((s) => s.call('c1', 'fork'), { open: true }), { open: true }).build();
+    const open = buildLog()
+      .user('go')
+      .turn((t) => t.step((s) => s.call('c1', 'fork'), { open: true }), { open: true })
+      .build();
     const error = await rejection(store.create({ id: 'bad-seed', seed: open.events }));
     expect(error.code).toBe('INVALID_SEED');
     expect(error.message).toMatch(/\[(seed-closed|finished-closed)\] at seq 1: .*turn 1/);
@@ -92,18 +104,31 @@ describe('SessionStore.create', () => {
   });
 
   it('refuses a seed whose seq does not start at 0', async () => {
-    const events = buildLog().turn().build().events.map((event) => ({ ...event, seq: event.seq + 3 }) as SessionEvent);
+    const events = buildLog()
+      .turn()
+      .build()
+      .events.map((event) => ({ ...event, seq: event.seq + 3 }) as SessionEvent);
     const error = await rejection(store.create({ seed: events }));
-    expect(error).toMatchObject({ code: 'INVALID_SEED', message: expect.stringMatching(/\[seq-contiguous\] at seq 0/) });
+    expect(error).toMatchObject({
+      code: 'INVALID_SEED',
+      message: expect.stringMatching(/\[seq-contiguous\] at seq 0/),
+    });
   });
 
   it('refuses a seed holding data that is not plain JSON', async () => {
-    const [first, ...rest] = buildLog().turn((t) => t.step((s) => s.call('c', 'ls').result('c', 'ok'))).build().events;
+    const [first, ...rest] = buildLog()
+      .turn((t) => t.step((s) => s.call('c', 'ls').result('c', 'ok')))
+      .build().events;
     const events = [first, ...rest].map((event) =>
-      event?.type === 'tool/call' ? ({ ...event, data: { ...event.data, args: { at: new Date(0) } } } as SessionEvent) : event,
+      event?.type === 'tool/call'
+        ? ({ ...event, data: { ...event.data, args: { at: new Date(0) } } } as SessionEvent)
+        : event,
     ) as SessionEvent[];
     const error = await rejection(store.create({ seed: events }));
-    expect(error).toMatchObject({ code: 'INVALID_SEED', message: expect.stringMatching(/from its seed: seed\[2\]\.data\.args\.at is a Date/) });
+    expect(error).toMatchObject({
+      code: 'INVALID_SEED',
+      message: expect.stringMatching(/from its seed: seed\[2\]\.data\.args\.at is a Date/),
+    });
   });
 
   it('refuses an id that is already taken, leaving the first file intact', async () => {
@@ -118,7 +143,9 @@ describe('SessionStore.create', () => {
   it('of two concurrent creates with the same id exactly one wins', async () => {
     const outcomes = await Promise.allSettled([store.create({ id: 'race' }), store.create({ id: 'race' })]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
-    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { code: 'SESSION_EXISTS' } });
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({
+      reason: { code: 'SESSION_EXISTS' },
+    });
   });
 
   it('leaves no temp files behind', async () => {
@@ -159,7 +186,11 @@ describe('Session.append', () => {
       expect(JSON.parse(onDisk.at(-1) ?? '')).toEqual(stored);
     }
     assertInvariants(session, { finished: true });
-    expect(await store.load(session.path)).toEqual({ path: session.path, header: session.header, events: session.events });
+    expect(await store.load(session.path)).toEqual({
+      path: session.path,
+      header: session.header,
+      events: session.events,
+    });
   });
 
   it('never lets time go backwards, even when the clock does', async () => {
@@ -174,7 +205,9 @@ describe('Session.append', () => {
   });
 
   it('continues time from the seed, whose events may come from a later clock', async () => {
-    const seed = buildLog({ startTime: Date.now() + 60_000 }).turn().build().events;
+    const seed = buildLog({ startTime: Date.now() + 60_000 })
+      .turn()
+      .build().events;
     const session = await store.create({ seed });
     expect(session.append(say('after')).time).toBe(seed.at(-1)?.time);
   });
@@ -197,8 +230,13 @@ describe('Session.append', () => {
     const session = await store.create({ id: 'j' });
     session.append({ type: 'turn/start', data: { turn: 1 } });
     session.append({ type: 'step/start', data: { turn: 1, step: 1 } });
-    const error = thrownBy(() => session.append({ type: 'tool/call', data: { turn: 1, step: 1, id: 'c', name: 'n', args: { when: new Date() } } }));
-    expect(error).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringMatching(/tool\/call .*data\.args\.when is a Date/) });
+    const error = thrownBy(() =>
+      session.append({ type: 'tool/call', data: { turn: 1, step: 1, id: 'c', name: 'n', args: { when: new Date() } } }),
+    );
+    expect(error).toMatchObject({
+      code: 'INVALID_EVENT',
+      message: expect.stringMatching(/tool\/call .*data\.args\.when is a Date/),
+    });
     expect(session.events).toHaveLength(2);
     expect((await store.load('j')).events).toHaveLength(2);
   });
@@ -206,9 +244,15 @@ describe('Session.append', () => {
   it('refuses an event of unknown type or malformed data', async () => {
     const session = await store.create();
     const unknownType = { type: 'tool/progress', data: {} } as unknown as NewSessionEvent;
-    expect(thrownBy(() => session.append(unknownType))).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringMatching(/unknown event type "tool\/progress"/) });
+    expect(thrownBy(() => session.append(unknownType))).toMatchObject({
+      code: 'INVALID_EVENT',
+      message: expect.stringMatching(/unknown event type "tool\/progress"/),
+    });
     const noTurn: NewSessionEvent = { type: 'turn/start', data: { turn: 0 } };
-    expect(thrownBy(() => session.append(noTurn))).toMatchObject({ code: 'INVALID_EVENT', message: expect.stringMatching(/turn must be a positive integer/) });
+    expect(thrownBy(() => session.append(noTurn))).toMatchObject({
+      code: 'INVALID_EVENT',
+      message: expect.stringMatching(/turn must be a positive integer/),
+    });
     expect(session.events).toEqual([]);
   });
 
@@ -227,7 +271,9 @@ describe('Session.append', () => {
     const session = await store.create({ lineage: 'main' });
     let bothReported!: () => void;
     const reported = new Promise<void>((resolve) => (bothReported = resolve));
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => void (errors.mock.calls.length === 2 && bothReported()));
+    const errors = vi
+      .spyOn(console, 'error')
+      .mockImplementation(() => void (errors.mock.calls.length === 2 && bothReported()));
     const later: number[] = [];
     session.onAppend(() => {
       throw new Error('listener bug');
@@ -242,7 +288,10 @@ describe('Session.append', () => {
     expect(later).toEqual([0]);
     expect(session.events).toHaveLength(1);
     expect(errors).toHaveBeenCalledTimes(2);
-    expect(errors.mock.calls.map((call) => (call[1] as Error).message).sort()).toEqual(['async listener bug', 'listener bug']);
+    expect(errors.mock.calls.map((call) => (call[1] as Error).message).sort()).toEqual([
+      'async listener bug',
+      'listener bug',
+    ]);
     expect(errors.mock.calls[0]?.[0]).toMatch(/session main failed on seq 0 \(user\/message\)/);
   });
 
@@ -265,14 +314,20 @@ describe('Session.append', () => {
     await session.close();
     expect(session.closed).toBe(true);
     expect(store.live()).toEqual([]);
-    expect(thrownBy(() => session.append(say('late')))).toMatchObject({ code: 'SESSION_CLOSED', message: expect.stringMatching(/resume/) });
+    expect(thrownBy(() => session.append(say('late')))).toMatchObject({
+      code: 'SESSION_CLOSED',
+      message: expect.stringMatching(/resume/),
+    });
   });
 });
 
 describe('SessionStore.load, resume and list', () => {
   it('load of a missing session is SESSION_NOT_FOUND naming the path', async () => {
     const error = await rejection(store.load('nope'));
-    expect(error).toMatchObject({ code: 'SESSION_NOT_FOUND', message: expect.stringContaining(join(root, 'nope.jsonl')) });
+    expect(error).toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+      message: expect.stringContaining(join(root, 'nope.jsonl')),
+    });
   });
 
   it('load reports a crash-truncated tail without touching the file', async () => {
@@ -288,7 +343,13 @@ describe('SessionStore.load, resume and list', () => {
   });
 
   it('resume rewrites a crash-truncated file to its valid prefix, reports the drop, and appends after it', async () => {
-    const session = await store.create({ id: 'r', lineage: 'main/call_2', spawnedBy: 'call_2', origin: 'subagent', delegationDepth: 2 });
+    const session = await store.create({
+      id: 'r',
+      lineage: 'main/call_2',
+      spawnedBy: 'call_2',
+      origin: 'subagent',
+      delegationDepth: 2,
+    });
     session.append(say('kept'));
     await session.close();
     await appendFile(session.path, '{"seq":1,"ti');
@@ -317,7 +378,10 @@ describe('SessionStore.load, resume and list', () => {
 
   it('resume refuses a session already open in this store', async () => {
     await store.create({ id: 'busy' });
-    expect(await rejection(store.resume('busy'))).toMatchObject({ code: 'SESSION_EXISTS', message: expect.stringMatching(/already open/) });
+    expect(await rejection(store.resume('busy'))).toMatchObject({
+      code: 'SESSION_EXISTS',
+      message: expect.stringMatching(/already open/),
+    });
   });
 
   it('of two concurrent resumes of one session exactly one wins', async () => {
@@ -325,7 +389,9 @@ describe('SessionStore.load, resume and list', () => {
     await session.close();
     const outcomes = await Promise.allSettled([store.resume('twice'), store.resume('twice')]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
-    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { code: 'SESSION_EXISTS' } });
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({
+      reason: { code: 'SESSION_EXISTS' },
+    });
     expect(store.live()).toHaveLength(1);
   });
 
@@ -333,7 +399,10 @@ describe('SessionStore.load, resume and list', () => {
     const log = buildLog({ id: 'gap' }).user('a').user('b').build();
     const broken = { header: log.header, events: [log.events[0]!, { ...log.events[1]!, seq: 5 }] };
     await writeFile(join(root, 'gap.jsonl'), serializeSessionLog(broken));
-    expect(await rejection(store.resume('gap'))).toMatchObject({ code: 'SESSION_CORRUPT', message: expect.stringMatching(/gap\.jsonl:3: seq 5 where 1 belongs/) });
+    expect(await rejection(store.resume('gap'))).toMatchObject({
+      code: 'SESSION_CORRUPT',
+      message: expect.stringMatching(/gap\.jsonl:3: seq 5 where 1 belongs/),
+    });
   });
 
   it('resume of corrupt content fails with SESSION_CORRUPT and leaves the file as it was', async () => {
@@ -344,7 +413,10 @@ describe('SessionStore.load, resume and list', () => {
     const text = await readFile(session.path, 'utf8');
     const damaged = text.replace('"type":"user/message","data":{"content":[{"type":"text","text":"a"}]}', '"type":');
     await writeFile(session.path, damaged);
-    expect(await rejection(store.resume('bad'))).toMatchObject({ code: 'SESSION_CORRUPT', message: expect.stringMatching(/bad\.jsonl:2:/) });
+    expect(await rejection(store.resume('bad'))).toMatchObject({
+      code: 'SESSION_CORRUPT',
+      message: expect.stringMatching(/bad\.jsonl:2:/),
+    });
     expect(await readFile(session.path, 'utf8')).toBe(damaged);
   });
 
@@ -355,7 +427,11 @@ describe('SessionStore.load, resume and list', () => {
     await mkdir(join(root, 'child-proc'));
     await writeFile(join(root, 'child-proc', 'z.jsonl'), serializeSessionLog(buildLog({ id: 'z' }).build()));
     await writeFile(join(root, 'notes.txt'), 'not a session');
-    expect(await store.list()).toEqual([join(root, 'a.jsonl'), join(root, 'b.jsonl'), join(root, 'child-proc', 'z.jsonl')]);
+    expect(await store.list()).toEqual([
+      join(root, 'a.jsonl'),
+      join(root, 'b.jsonl'),
+      join(root, 'child-proc', 'z.jsonl'),
+    ]);
   });
 
   it('closeAll closes every live session', async () => {

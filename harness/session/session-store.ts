@@ -10,7 +10,13 @@ import { frozenJsonCopy } from './frozen-json-copy.js';
 import { headerProblems } from './header-shape.js';
 import { checkInvariants } from './invariants.js';
 import { parseSessionLog, serializeSessionLog } from './jsonl.js';
-import type { CreateSessionOptions, LoadedSessionLog, ResumedSession, Session, SessionStoreOptions } from './store-types.js';
+import type {
+  CreateSessionOptions,
+  LoadedSessionLog,
+  ResumedSession,
+  Session,
+  SessionStoreOptions,
+} from './store-types.js';
 import { SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from './types.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -145,7 +151,8 @@ export class SessionStore {
   }
 
   private pathOf(pathOrId: string): string {
-    const isPath = isAbsolute(pathOrId) || pathOrId.includes('/') || pathOrId.includes(sep) || pathOrId.endsWith('.jsonl');
+    const isPath =
+      isAbsolute(pathOrId) || pathOrId.includes('/') || pathOrId.includes(sep) || pathOrId.endsWith('.jsonl');
     return isPath ? resolve(pathOrId) : join(this.root, `${pathOrId}.jsonl`);
   }
 
@@ -166,9 +173,13 @@ export class SessionStore {
       ...(seedLength > 0 ? { seedLength } : {}),
     });
     const problems = headerProblems(header);
-    if (!SESSION_ID.test(id)) problems.unshift(`id ${JSON.stringify(id)} cannot name a file: use letters, digits, '.', '_' and '-'`);
+    if (!SESSION_ID.test(id))
+      problems.unshift(`id ${JSON.stringify(id)} cannot name a file: use letters, digits, '.', '_' and '-'`);
     if (problems.length > 0) {
-      throw new HarnessError('INVALID_SESSION_OPTIONS', `Cannot create session ${JSON.stringify(id)} under ${this.root}: ${problems.join('; ')}.`);
+      throw new HarnessError(
+        'INVALID_SESSION_OPTIONS',
+        `Cannot create session ${JSON.stringify(id)} under ${this.root}: ${problems.join('; ')}.`,
+      );
     }
     return header;
   }
@@ -177,7 +188,9 @@ export class SessionStore {
 /** The seed as frozen copies, or `INVALID_SEED` naming its first broken rule. */
 function validSeed(header: SessionHeader, seed: readonly SessionEvent[]): SessionEvent[] {
   const where = `Cannot create session ${header.lineage} (${header.id}) from its seed`;
-  const first = checkInvariants({ header, events: seed }, { finished: true }).find((violation) => violation.rule !== 'header');
+  const first = checkInvariants({ header, events: seed }, { finished: true }).find(
+    (violation) => violation.rule !== 'header',
+  );
   if (first !== undefined) {
     const at = first.seq === null ? '' : ` at seq ${first.seq}`;
     throw new HarnessError(

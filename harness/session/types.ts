@@ -35,7 +35,13 @@ export interface SessionEventMap {
   'turn/start': { readonly turn: number };
   'step/start': { readonly turn: number; readonly step: number };
   'assistant/message': { readonly turn: number; readonly step: number; readonly content: readonly AssistantBlock[] };
-  'tool/call': { readonly turn: number; readonly step: number; readonly id: string; readonly name: string; readonly args: unknown };
+  'tool/call': {
+    readonly turn: number;
+    readonly step: number;
+    readonly id: string;
+    readonly name: string;
+    readonly args: unknown;
+  };
   'tool/result': {
     readonly turn: number;
     readonly step: number;
@@ -65,7 +71,9 @@ export type SessionEventOf<T extends SessionEventType> = {
 export type SessionEvent = { [T in SessionEventType]: SessionEventOf<T> }[SessionEventType];
 
 /** An event before the log stamps it with `seq` and `time`. */
-export type NewSessionEvent = { [T in SessionEventType]: { readonly type: T; readonly data: SessionEventMap[T] } }[SessionEventType];
+export type NewSessionEvent = {
+  [T in SessionEventType]: { readonly type: T; readonly data: SessionEventMap[T] };
+}[SessionEventType];
 
 export const SESSION_FORMAT_VERSION = 1;
 

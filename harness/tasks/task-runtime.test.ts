@@ -36,15 +36,29 @@ describe('TaskRuntime and the task tools', () => {
   it('registers synchronously with an id the model can use at once', () => {
     const { tasks } = setup();
     const work = controllable();
-    const info = tasks.register({ kind: 'subagent', label: 'research', owner: 'owner', cancel: work.cancel, done: work.done });
+    const info = tasks.register({
+      kind: 'subagent',
+      label: 'research',
+      owner: 'owner',
+      cancel: work.cancel,
+      done: work.done,
+    });
     expect(info).toMatchObject({ id: 'subagent-1', status: 'running', owner: 'owner' });
-    expect(tasks.register({ kind: 'subagent', label: 'x', owner: 'owner', cancel: work.cancel, done: work.done }).id).toBe('subagent-2');
+    expect(
+      tasks.register({ kind: 'subagent', label: 'x', owner: 'owner', cancel: work.cancel, done: work.done }).id,
+    ).toBe('subagent-2');
   });
 
   it('reports a running task without waiting, and its output once it completes', async () => {
     const { tasks, call } = setup();
     const work = controllable();
-    const { id } = tasks.register({ kind: 'subagent', label: 'research', owner: 'owner', cancel: work.cancel, done: work.done });
+    const { id } = tasks.register({
+      kind: 'subagent',
+      label: 'research',
+      owner: 'owner',
+      cancel: work.cancel,
+      done: work.done,
+    });
     expect((await call('task_output', { id })).output).toBe('(still running)\n[status: running]');
     const waited = call('task_output', { id, wait: true });
     work.settle({ status: 'completed', output: 'the answer' });
@@ -55,7 +69,13 @@ describe('TaskRuntime and the task tools', () => {
   it('kills a task with task_kill and reports it killed', async () => {
     const { tasks, call } = setup();
     const work = controllable();
-    const { id } = tasks.register({ kind: 'subagent', label: 'slow', owner: 'owner', cancel: work.cancel, done: work.done });
+    const { id } = tasks.register({
+      kind: 'subagent',
+      label: 'slow',
+      owner: 'owner',
+      cancel: work.cancel,
+      done: work.done,
+    });
     expect((await call('task_kill', { id })).output).toBe(`task ${id} stopped\n[status: killed]`);
     expect(work.cancelled).toEqual(['killed by task_kill']);
   });
@@ -63,7 +83,13 @@ describe('TaskRuntime and the task tools', () => {
   it('shows an agent only its own tasks', async () => {
     const { tasks, call } = setup();
     const work = controllable();
-    const { id } = tasks.register({ kind: 'subagent', label: 'mine', owner: 'owner', cancel: work.cancel, done: work.done });
+    const { id } = tasks.register({
+      kind: 'subagent',
+      label: 'mine',
+      owner: 'owner',
+      cancel: work.cancel,
+      done: work.done,
+    });
     const result = await call('task_kill', { id }, 'stranger');
     expect(result).toEqual({ isError: true, output: `Error: you have no task "${id}"; your tasks: none` });
     expect(work.cancelled).toEqual([]);
@@ -85,7 +111,13 @@ describe('TaskRuntime and the task tools', () => {
 
   it('records a task whose done promise rejects as failed', async () => {
     const { tasks } = setup();
-    const { id } = tasks.register({ kind: 'job', label: 'x', owner: 'o', cancel: () => undefined, done: Promise.reject(new Error('crashed')) });
+    const { id } = tasks.register({
+      kind: 'job',
+      label: 'x',
+      owner: 'o',
+      cancel: () => undefined,
+      done: Promise.reject(new Error('crashed')),
+    });
     expect(await tasks.wait(id)).toEqual({ status: 'failed', detail: 'crashed' });
   });
 

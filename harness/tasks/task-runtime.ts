@@ -23,20 +23,28 @@ export class TaskRuntime {
     const n = (this.counters.get(registration.kind) ?? 0) + 1;
     this.counters.set(registration.kind, n);
     const id = `${registration.kind}-${n}`;
-    const info: TaskEntry['info'] = { id, kind: registration.kind, label: registration.label, owner: registration.owner, status: 'running' };
+    const info: TaskEntry['info'] = {
+      id,
+      kind: registration.kind,
+      label: registration.label,
+      owner: registration.owner,
+      status: 'running',
+    };
     const entry: TaskEntry = {
       registration,
       info,
       killRequested: false,
-      settled: registration.done.then(
-        (outcome) => outcome,
-        (error: unknown): TaskOutcome => ({ status: 'failed', detail: messageOf(error) }),
-      ).then((outcome) => {
-        info.status = outcome.status;
-        info.outcome = outcome;
-        this.events.emit('task/settled', { taskId: id, status: outcome.status });
-        return outcome;
-      }),
+      settled: registration.done
+        .then(
+          (outcome) => outcome,
+          (error: unknown): TaskOutcome => ({ status: 'failed', detail: messageOf(error) }),
+        )
+        .then((outcome) => {
+          info.status = outcome.status;
+          info.outcome = outcome;
+          this.events.emit('task/settled', { taskId: id, status: outcome.status });
+          return outcome;
+        }),
     };
     this.tasks.set(id, entry);
     this.events.emit('task/registered', { taskId: id, kind: registration.kind, owner: registration.owner });
@@ -49,7 +57,9 @@ export class TaskRuntime {
   }
 
   list(owner?: string): TaskInfo[] {
-    return [...this.tasks.values()].filter((entry) => owner === undefined || entry.info.owner === owner).map((entry) => ({ ...entry.info }));
+    return [...this.tasks.values()]
+      .filter((entry) => owner === undefined || entry.info.owner === owner)
+      .map((entry) => ({ ...entry.info }));
   }
 
   /** Waits for the task to settle. */

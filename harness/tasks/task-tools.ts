@@ -49,7 +49,12 @@ export function taskTools(tasks: TaskRuntime): ToolDefinition<never>[] {
   const kill: ToolDefinition<{ id: string }> = {
     name: 'task_kill',
     description: 'Stop one of your background tasks.',
-    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+      additionalProperties: false,
+    },
     execute: async ({ id }, execution) => {
       const info = ownedTask(tasks, id, execution.agentId);
       if (typeof info === 'string') return { output: info, isError: true };

@@ -13,7 +13,10 @@ export class ToolRegistry {
   /** Registers a tool; the disposer removes it. A name already taken is refused. */
   register<Args>(tool: ToolDefinition<Args>): Disposer {
     if (this.tools.has(tool.name)) {
-      throw new HarnessError('DUPLICATE_TOOL', `a tool named "${tool.name}" is already registered; give the second one a distinct name`);
+      throw new HarnessError(
+        'DUPLICATE_TOOL',
+        `a tool named "${tool.name}" is already registered; give the second one a distinct name`,
+      );
     }
     compileSchema(tool.parameters);
     const entry = tool as unknown as AnyTool;

@@ -3,13 +3,23 @@ import { HarnessError } from '../errors.js';
 import { ToolRegistry } from './tool-registry.js';
 import type { ToolDefinition, ToolExecution } from './types.js';
 
-const execution = (signal = new AbortController().signal): ToolExecution => ({ callId: 'call_1', signal, agentId: 'a1', lineage: 'main' });
+const execution = (signal = new AbortController().signal): ToolExecution => ({
+  callId: 'call_1',
+  signal,
+  agentId: 'a1',
+  lineage: 'main',
+});
 
 function echoTool(name = 'echo', calls: unknown[] = []): ToolDefinition<{ text: string }> {
   return {
     name,
     description: 'Echo the text back.',
-    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+      additionalProperties: false,
+    },
     execute: (args) => {
       calls.push(args);
       return `echo: ${args.text}`;
@@ -36,7 +46,10 @@ describe('ToolRegistry and ToolView', () => {
   it('runs a tool with valid arguments and returns its output', async () => {
     const tools = new ToolRegistry();
     tools.register(echoTool());
-    expect(await tools.view().execute({ name: 'echo', args: { text: 'hi' } }, execution())).toEqual({ output: 'echo: hi', isError: false });
+    expect(await tools.view().execute({ name: 'echo', args: { text: 'hi' } }, execution())).toEqual({
+      output: 'echo: hi',
+      isError: false,
+    });
   });
 
   it('answers invalid arguments with an error result and never runs the tool', async () => {
@@ -58,20 +71,31 @@ describe('ToolRegistry and ToolView', () => {
     const view = tools.view({ restriction: { deny: ['echo'] } });
     expect(view.specs().map((spec) => spec.name)).toEqual(['shout']);
     const result = await view.execute({ name: 'echo', args: { text: 'hi' } }, execution());
-    expect(result).toEqual({ isError: true, output: 'Error: tool "echo" is not available to this agent (TOOL_DENIED)' });
+    expect(result).toEqual({
+      isError: true,
+      output: 'Error: tool "echo" is not available to this agent (TOOL_DENIED)',
+    });
     expect(calls).toEqual([]);
   });
 
   it('shows only allowed tools, with deny winning over allow', () => {
     const tools = new ToolRegistry();
     for (const name of ['a', 'b', 'c']) tools.register(echoTool(name));
-    expect(tools.view({ restriction: { allow: ['a', 'b'], deny: ['b'] } }).specs().map((spec) => spec.name)).toEqual(['a']);
+    expect(
+      tools
+        .view({ restriction: { allow: ['a', 'b'], deny: ['b'] } })
+        .specs()
+        .map((spec) => spec.name),
+    ).toEqual(['a']);
   });
 
   it('adds an agent’s own tools to its view without registering them globally', () => {
     const tools = new ToolRegistry();
     tools.register(echoTool('a'));
-    const view = tools.view({ restriction: { allow: [] }, extra: [echoTool('structured_output') as unknown as ToolDefinition<never>] });
+    const view = tools.view({
+      restriction: { allow: [] },
+      extra: [echoTool('structured_output') as unknown as ToolDefinition<never>],
+    });
     expect(view.specs().map((spec) => spec.name)).toEqual(['structured_output']);
     expect(tools.has('structured_output')).toBe(false);
   });
@@ -93,7 +117,10 @@ describe('ToolRegistry and ToolView', () => {
         throw new Error('disk on fire');
       },
     });
-    expect(await tools.view().execute({ name: 'fails', args: {} }, execution())).toEqual({ isError: true, output: 'Error: disk on fire' });
+    expect(await tools.view().execute({ name: 'fails', args: {} }, execution())).toEqual({
+      isError: true,
+      output: 'Error: disk on fire',
+    });
   });
 
   it('sees tools registered after the view was made', () => {

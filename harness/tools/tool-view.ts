@@ -43,7 +43,10 @@ export class ToolView {
   }
 
   /** Runs one tool call. Every failure becomes an error result the model can read; nothing throws. */
-  async execute(call: { readonly name: string; readonly args: unknown }, execution: ToolExecution): Promise<ToolResult> {
+  async execute(
+    call: { readonly name: string; readonly args: unknown },
+    execution: ToolExecution,
+  ): Promise<ToolResult> {
     const tool = this.visible().get(call.name);
     if (!tool) {
       const known = this.registry.has(call.name) || this.extra.some((t) => t.name === call.name);
@@ -56,12 +59,17 @@ export class ToolView {
     }
     const check = compileSchema(tool.parameters);
     if (!check(call.args)) {
-      return { isError: true, output: `Error: invalid arguments for "${call.name}" (INVALID_TOOL_ARGS): ${check.describeErrors()}` };
+      return {
+        isError: true,
+        output: `Error: invalid arguments for "${call.name}" (INVALID_TOOL_ARGS): ${check.describeErrors()}`,
+      };
     }
     if (execution.signal.aborted) return { isError: true, output: 'Error: aborted before the tool started' };
     try {
       const output = await tool.execute(call.args as never, execution);
-      return typeof output === 'string' ? { output, isError: false } : { output: output.output, isError: output.isError ?? false };
+      return typeof output === 'string'
+        ? { output, isError: false }
+        : { output: output.output, isError: output.isError ?? false };
     } catch (error) {
       return { isError: true, output: `Error: ${messageOf(error)}` };
     }

@@ -46,7 +46,9 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
   if (child.stderr) logStderr(child.stderr, tail, (line) => logger.info(`${spec.label} stderr: ${line}`));
   const frames = frameStream(child.stdin, child.stdout, {
     onFirstJunk: (quoted) =>
-      logger.warn(`${spec.label}: the ACP child wrote non-protocol output to stdout (ignored and counted; log to stderr instead): ${quoted}`),
+      logger.warn(
+        `${spec.label}: the ACP child wrote non-protocol output to stdout (ignored and counted; log to stderr instead): ${quoted}`,
+      ),
     ...(onFrame ? { onFrame } : {}),
   });
   const pgid = child.pid;

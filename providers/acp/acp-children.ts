@@ -23,7 +23,10 @@ export class AcpChildren {
    */
   async start(requestSignal: AbortSignal, start: (signal: AbortSignal) => Promise<SubagentRun>): Promise<SubagentRun> {
     if (this.disposed) {
-      throw new SubagentError('ABORTED', `acp provider "${this.providerName}" is disposed (its runtime or plugin was unloaded); nothing was spawned`);
+      throw new SubagentError(
+        'ABORTED',
+        `acp provider "${this.providerName}" is disposed (its runtime or plugin was unloaded); nothing was spawned`,
+      );
     }
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(requestSignal.reason);
@@ -33,12 +36,18 @@ export class AcpChildren {
       const run = await start(controller.signal);
       if (this.disposed) {
         await run.dispose();
-        throw new SubagentError('ABORTED', `acp provider "${this.providerName}" was disposed as the child finished starting; the child was stopped`);
+        throw new SubagentError(
+          'ABORTED',
+          `acp provider "${this.providerName}" was disposed as the child finished starting; the child was stopped`,
+        );
       }
       this.runs.add(run);
       return run;
     })();
-    this.starts.set(controller, started.catch(() => undefined));
+    this.starts.set(
+      controller,
+      started.catch(() => undefined),
+    );
     try {
       return await started;
     } finally {
@@ -57,7 +66,10 @@ export class AcpChildren {
   }
 
   private async teardown(): Promise<void> {
-    const reason = new SubagentError('ABORTED', `acp provider "${this.providerName}" was disposed while the child was starting`);
+    const reason = new SubagentError(
+      'ABORTED',
+      `acp provider "${this.providerName}" was disposed while the child was starting`,
+    );
     for (const controller of this.starts.keys()) controller.abort(reason);
     await Promise.all(this.starts.values());
     await Promise.all([...this.runs].map((run) => run.dispose()));

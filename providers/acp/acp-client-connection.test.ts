@@ -17,5 +17,7 @@ test('the reject policy cancels every permission request', () => {
 });
 
 test('the allow policy cancels when no allow option is offered', () => {
-  expect(permissionOutcome('allow', [{ optionId: 'no', name: 'No', kind: 'reject_once' }])).toEqual({ outcome: 'cancelled' });
+  expect(permissionOutcome('allow', [{ optionId: 'no', name: 'No', kind: 'reject_once' }])).toEqual({
+    outcome: 'cancelled',
+  });
 });

@@ -27,7 +27,8 @@ export function connectAcpClient(channel: AcpChannel, callbacks: ClientCallbacks
       const { update } = params;
       callbacks.heard();
       if (params.sessionId !== callbacks.sessionId()) return;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') callbacks.onAgentText(update.content.text);
+      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text')
+        callbacks.onAgentText(update.content.text);
     })
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       callbacks.heard();
@@ -37,7 +38,13 @@ export function connectAcpClient(channel: AcpChannel, callbacks: ClientCallbacks
 }
 
 /** `allow` selects the first allow-shaped option; otherwise, or when none is offered, the request is cancelled. */
-export function permissionOutcome(policy: PermissionPolicy, options: readonly PermissionOption[]): RequestPermissionOutcome {
-  const allow = policy === 'allow' ? options.find((option) => option.kind === 'allow_once' || option.kind === 'allow_always') : undefined;
+export function permissionOutcome(
+  policy: PermissionPolicy,
+  options: readonly PermissionOption[],
+): RequestPermissionOutcome {
+  const allow =
+    policy === 'allow'
+      ? options.find((option) => option.kind === 'allow_once' || option.kind === 'allow_always')
+      : undefined;
   return allow ? { outcome: 'selected', optionId: allow.optionId } : { outcome: 'cancelled' };
 }

@@ -36,13 +36,22 @@ describe('acp provider config', () => {
     [{ command: 'x', channel: 'replay' }, /`channel` must be a function/],
   ])('refuses %j at load with INVALID_CONFIG', (config, message) => {
     expect(() => resolveAcpProviderConfig(config as never)).toThrow(message);
-    expect(() => resolveAcpProviderConfig(config as never)).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
+    expect(() => resolveAcpProviderConfig(config as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG' }),
+    );
   });
 
-  test.each(['startupTimeoutMs', 'idleTimeoutMs', 'disposeEofGraceMs', 'disposeTermGraceMs'])('refuses a %s outside the Node timer range', (key) => {
-    for (const value of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2_147_483_648]) {
-      expect(() => resolveAcpProviderConfig({ command: 'x', [key]: value })).toThrow(new RegExp(`\`${key}\` must be a positive number of milliseconds`));
-    }
-    expect(resolveAcpProviderConfig({ command: 'x', [key]: 2_147_483_647 })[key as 'startupTimeoutMs']).toBe(2_147_483_647);
-  });
+  test.each(['startupTimeoutMs', 'idleTimeoutMs', 'disposeEofGraceMs', 'disposeTermGraceMs'])(
+    'refuses a %s outside the Node timer range',
+    (key) => {
+      for (const value of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2_147_483_648]) {
+        expect(() => resolveAcpProviderConfig({ command: 'x', [key]: value })).toThrow(
+          new RegExp(`\`${key}\` must be a positive number of milliseconds`),
+        );
+      }
+      expect(resolveAcpProviderConfig({ command: 'x', [key]: 2_147_483_647 })[key as 'startupTimeoutMs']).toBe(
+        2_147_483_647,
+      );
+    },
+  );
 });

@@ -65,7 +65,10 @@ export const ACP_CONFIG_DEFAULTS = Object.freeze({
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** Validates the whole config at load time, so a typo fails when the plugin loads, not at the first delegation. */
-export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = process.cwd()): ResolvedAcpProviderConfig {
+export function resolveAcpProviderConfig(
+  config: AcpProviderConfig,
+  launchDir = process.cwd(),
+): ResolvedAcpProviderConfig {
   const where = `acp provider "${typeof config.name === 'string' ? config.name : ACP_CONFIG_DEFAULTS.name}"`;
   const fail = (message: string): never => {
     throw new SubagentError('INVALID_CONFIG', `${where}: ${message}`);
@@ -74,19 +77,29 @@ export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = 
   const name = config.name ?? ACP_CONFIG_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '') fail('`name` must be a non-empty string');
   if (typeof config.command !== 'string' || config.command.trim() === '') {
-    fail('`command` must be a non-empty string naming the ACP agent to start (e.g. "nestcast" with args ["acp-agent"])');
+    fail(
+      '`command` must be a non-empty string naming the ACP agent to start (e.g. "nestcast" with args ["acp-agent"])',
+    );
   }
   const args = config.args ?? [];
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string')) fail('`args` must be an array of strings');
   const env = config.env ?? {};
-  if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((value) => typeof value !== 'string')) {
+  if (
+    typeof env !== 'object' ||
+    env === null ||
+    Array.isArray(env) ||
+    Object.values(env).some((value) => typeof value !== 'string')
+  ) {
     fail('`env` must be an object of string values');
   }
   const permission = config.permission ?? ACP_CONFIG_DEFAULTS.permission;
-  if (permission !== 'reject' && permission !== 'allow') fail(`\`permission\` must be "reject" or "allow", got ${JSON.stringify(permission)}`);
+  if (permission !== 'reject' && permission !== 'allow')
+    fail(`\`permission\` must be "reject" or "allow", got ${JSON.stringify(permission)}`);
   const stderr = config.stderr ?? ACP_CONFIG_DEFAULTS.stderr;
-  if (stderr !== 'inherit' && stderr !== 'log') fail(`\`stderr\` must be "inherit" or "log", got ${JSON.stringify(stderr)}`);
-  if (config.channel !== undefined && typeof config.channel !== 'function') fail('`channel` must be a function that opens a run\'s ACP channel');
+  if (stderr !== 'inherit' && stderr !== 'log')
+    fail(`\`stderr\` must be "inherit" or "log", got ${JSON.stringify(stderr)}`);
+  if (config.channel !== undefined && typeof config.channel !== 'function')
+    fail("`channel` must be a function that opens a run's ACP channel");
   return {
     name,
     command: config.command,
@@ -95,10 +108,25 @@ export function resolveAcpProviderConfig(config: AcpProviderConfig, launchDir = 
     cwd: config.cwd === undefined ? undefined : resolveConfiguredCwd(config.cwd, launchDir, fail),
     permission,
     stderr,
-    startupTimeoutMs: timerDelayOption(config.startupTimeoutMs, 'startupTimeoutMs', ACP_CONFIG_DEFAULTS.startupTimeoutMs, fail),
+    startupTimeoutMs: timerDelayOption(
+      config.startupTimeoutMs,
+      'startupTimeoutMs',
+      ACP_CONFIG_DEFAULTS.startupTimeoutMs,
+      fail,
+    ),
     idleTimeoutMs: timerDelayOption(config.idleTimeoutMs, 'idleTimeoutMs', ACP_CONFIG_DEFAULTS.idleTimeoutMs, fail),
-    disposeEofGraceMs: timerDelayOption(config.disposeEofGraceMs, 'disposeEofGraceMs', ACP_CONFIG_DEFAULTS.disposeEofGraceMs, fail),
-    disposeTermGraceMs: timerDelayOption(config.disposeTermGraceMs, 'disposeTermGraceMs', ACP_CONFIG_DEFAULTS.disposeTermGraceMs, fail),
+    disposeEofGraceMs: timerDelayOption(
+      config.disposeEofGraceMs,
+      'disposeEofGraceMs',
+      ACP_CONFIG_DEFAULTS.disposeEofGraceMs,
+      fail,
+    ),
+    disposeTermGraceMs: timerDelayOption(
+      config.disposeTermGraceMs,
+      'disposeTermGraceMs',
+      ACP_CONFIG_DEFAULTS.disposeTermGraceMs,
+      fail,
+    ),
     channel: config.channel,
   };
 }
@@ -108,7 +136,12 @@ export function isTimerDelay(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
 }
 
-function timerDelayOption(value: number | undefined, key: string, fallback: number, fail: (message: string) => never): number {
+function timerDelayOption(
+  value: number | undefined,
+  key: string,
+  fallback: number,
+  fail: (message: string) => never,
+): number {
   if (value === undefined) return fallback;
   if (!isTimerDelay(value)) {
     fail(`\`${key}\` must be a positive number of milliseconds no greater than ${MAX_TIMER_MS}, got ${String(value)}`);
@@ -117,7 +150,8 @@ function timerDelayOption(value: number | undefined, key: string, fallback: numb
 }
 
 function resolveConfiguredCwd(cwd: string, launchDir: string, fail: (message: string) => never): string {
-  if (typeof cwd !== 'string' || cwd === '') fail('`cwd` must be a non-empty path; omit it to use the parent session\'s cwd');
+  if (typeof cwd !== 'string' || cwd === '')
+    fail("`cwd` must be a non-empty path; omit it to use the parent session's cwd");
   const absolute = resolve(launchDir, cwd);
   const problem = directoryProblem(absolute);
   if (problem !== null) fail(`\`cwd\` ${JSON.stringify(cwd)} (${absolute}) ${problem}`);

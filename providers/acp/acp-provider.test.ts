@@ -22,7 +22,9 @@ describe.concurrent('acp provider with a cooperative child', () => {
     const pid = await fixturePid(h, 'echo-agent.mjs');
     await run.dispose();
     expect(isAlive(pid)).toBe(false);
-    expect(h.logger.lines.some((line) => line.includes(`child pid ${pid} exited with code 0 (after stdin EOF)`))).toBe(true);
+    expect(h.logger.lines.some((line) => line.includes(`child pid ${pid} exited with code 0 (after stdin EOF)`))).toBe(
+      true,
+    );
   });
 
   test.for([
@@ -46,12 +48,21 @@ describe.concurrent('acp provider with a cooperative child', () => {
       {
         command: process.execPath,
         args: [fixture('echo-agent.mjs')],
-        env: { ECHO_CWD: '1', ECHO_ENV: 'NESTCAST_LINEAGE,NESTCAST_SESSIONS_ROOT,AMBIENT_API_KEY,GIVEN_TOKEN', GIVEN_TOKEN: 'explicit' },
+        env: {
+          ECHO_CWD: '1',
+          ECHO_ENV: 'NESTCAST_LINEAGE,NESTCAST_SESSIONS_ROOT,AMBIENT_API_KEY,GIVEN_TOKEN',
+          GIVEN_TOKEN: 'explicit',
+        },
       },
       { logger: h.logger, sessionsRoot: h.sessionsRoot, env: { ...process.env, AMBIENT_API_KEY: 'must-not-leak' } },
     );
     h.subagents.registerProvider(provider);
-    const run = await h.subagents.start('acp', { prompt: 'env?', parent: h.parent, signal: live(), spawnedBy: 'call_7' });
+    const run = await h.subagents.start('acp', {
+      prompt: 'env?',
+      parent: h.parent,
+      signal: live(),
+      spawnedBy: 'call_7',
+    });
     const { output } = await run.result;
     await run.dispose();
     expect(output).toBe(
@@ -80,13 +91,16 @@ describe.concurrent('acp provider with a cooperative child', () => {
     ['reject', 'allow-offered', 'permission: cancelled', 'aborted'],
     ['allow', 'allow-offered', 'permission: selected yes', 'completed'],
     ['allow', 'reject-only', 'permission: cancelled', 'aborted'],
-  ] as const)('under the %s policy a child offering %s options is answered "%s"', async ([policy, offered, output, stopReason], context) => {
-    const h = await parent(context);
-    await h.loadFixtureProvider('echo-agent.mjs', { permission: policy, env: { ECHO_PERMISSION: offered } });
-    const run = await h.subagents.start('acp', { prompt: 'may I?', parent: h.parent, signal: live() });
-    expect(await run.result).toMatchObject({ output, stopReason });
-    await run.dispose();
-  });
+  ] as const)(
+    'under the %s policy a child offering %s options is answered "%s"',
+    async ([policy, offered, output, stopReason], context) => {
+      const h = await parent(context);
+      await h.loadFixtureProvider('echo-agent.mjs', { permission: policy, env: { ECHO_PERMISSION: offered } });
+      const run = await h.subagents.start('acp', { prompt: 'may I?', parent: h.parent, signal: live() });
+      expect(await run.result).toMatchObject({ output, stopReason });
+      await run.dispose();
+    },
+  );
 
   test('tolerates non-protocol lines on the child stdout and still completes', async (context) => {
     const h = await parent(context);
@@ -114,18 +128,29 @@ describe('acp provider registration', () => {
     ['toolFilter', { toolFilter: { deny: ['x'] } }],
     ['persona', { persona: 'terse' }],
     ['outputSchema', { outputSchema: { type: 'object' } }],
-  ] as const)('advertises no %s capability, so the service refuses it before anything is spawned', async ([, extra], context) => {
-    const h = await parent(context);
-    const marker = join(h.scratch, 'spawned');
-    await h.loadFixtureProvider('echo-agent.mjs', { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`] });
-    await expect(h.subagents.start('acp', { prompt: 'x', parent: h.parent, signal: live(), ...extra })).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY' });
-    expect(existsSync(marker)).toBe(false);
-    expect(h.subagents.getProvider('acp')).toMatchObject({ inheritsParentContext: false });
-  });
+  ] as const)(
+    'advertises no %s capability, so the service refuses it before anything is spawned',
+    async ([, extra], context) => {
+      const h = await parent(context);
+      const marker = join(h.scratch, 'spawned');
+      await h.loadFixtureProvider('echo-agent.mjs', {
+        command: process.execPath,
+        args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`],
+      });
+      await expect(
+        h.subagents.start('acp', { prompt: 'x', parent: h.parent, signal: live(), ...extra }),
+      ).rejects.toMatchObject({ code: 'UNSUPPORTED_CAPABILITY' });
+      expect(existsSync(marker)).toBe(false);
+      expect(h.subagents.getProvider('acp')).toMatchObject({ inheritsParentContext: false });
+    },
+  );
 
   test('registers under the configured name and leaves the registry when its plugin unloads', async (context) => {
     const h = await parent(context);
-    const unload = await h.runtime.use((await import('./acp-provider.js')).acpProvider, { name: 'remote', command: 'nestcast' });
+    const unload = await h.runtime.use((await import('./acp-provider.js')).acpProvider, {
+      name: 'remote',
+      command: 'nestcast',
+    });
     expect(h.subagents.list()).toContain('remote');
     await unload();
     expect(h.subagents.list()).not.toContain('remote');

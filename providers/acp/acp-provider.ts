@@ -35,7 +35,12 @@ export function createAcpProvider(config: AcpProviderConfig, context: AcpProvide
       children.start(request.signal, (signal) =>
         startAcpRun(
           request,
-          { config: resolved, logger: context.logger, sessionsRoot: context.sessionsRoot, parentEnv: context.env ?? process.env },
+          {
+            config: resolved,
+            logger: context.logger,
+            sessionsRoot: context.sessionsRoot,
+            parentEnv: context.env ?? process.env,
+          },
           signal,
           (run) => children.released(run),
         ),

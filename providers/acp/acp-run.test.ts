@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
-import { fixturePid, isAlive, startParent, waitForFile, type ParentHarness } from '../../test/fixtures/acp/acp-test-kit.js';
+import {
+  fixturePid,
+  isAlive,
+  startParent,
+  waitForFile,
+  type ParentHarness,
+} from '../../test/fixtures/acp/acp-test-kit.js';
 import type { SubagentRun } from '../seam/types.js';
 import type { AcpProviderConfig } from './acp-provider-config.js';
 
@@ -53,7 +59,10 @@ describe.concurrent('acp provider after start: crashes, cancels and the dispose 
     const h = await parent(context);
     // The EOF rung is what this test is about: a generous grace, so a loaded machine's slow exit
     // is still an exit on EOF (150 ms once raced the child's shutdown and reached SIGTERM).
-    const { run, abort } = await runInFlight(h, 'echo-agent.mjs', { env: { ECHO_HANG: '1' }, disposeEofGraceMs: 60_000 });
+    const { run, abort } = await runInFlight(h, 'echo-agent.mjs', {
+      env: { ECHO_HANG: '1' },
+      disposeEofGraceMs: 60_000,
+    });
     abort.abort();
     expect(await run.result).toMatchObject({ output: 'partial', stopReason: 'aborted' });
     const pid = await fixturePid(h, 'echo-agent.mjs');
@@ -87,7 +96,9 @@ describe.concurrent('acp provider after start: crashes, cancels and the dispose 
     await run.dispose();
     const pid = await fixturePid(h, 'ignores-sigterm.mjs');
     expect(isAlive(pid)).toBe(false);
-    expect(logged(h, `child pid ${pid} ignored stdin EOF and SIGTERM; its process group was killed with SIGKILL`)).toBe(true);
+    expect(logged(h, `child pid ${pid} ignored stdin EOF and SIGTERM; its process group was killed with SIGKILL`)).toBe(
+      true,
+    );
   });
 
   test('a crash after a cancel stays aborted', async (context) => {

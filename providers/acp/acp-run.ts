@@ -66,7 +66,9 @@ export class AcpRun implements SubagentRun {
     if (this.settled) return;
     this.parts.state.cancelRequested = true;
     this.finish('aborted', `cancelled: ${reason}`);
-    this.cancelSent = this.parts.conn.agent.notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId }).catch(() => undefined);
+    this.cancelSent = this.parts.conn.agent
+      .notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId })
+      .catch(() => undefined);
   }
 
   /** Resolves within disposeEofGraceMs + disposeTermGraceMs + 1.25 s, with no process of the child's group left. */
@@ -92,26 +94,38 @@ export class AcpRun implements SubagentRun {
   private armIdleTimer(): void {
     const { state, idleTimeoutMs } = this.parts;
     const due = state.lastFrameAt + idleTimeoutMs - Date.now();
-    this.idleTimer = setTimeout(() => {
-      if (this.settled) return;
-      if (Date.now() - state.lastFrameAt < idleTimeoutMs) return this.armIdleTimer();
-      const diagnostic = `the ACP child sent nothing for ${idleTimeoutMs} ms during the prompt (idleTimeoutMs); the run was ended`;
-      this.parts.logger.warn(`${this.parts.label}: child run failed: ${diagnostic}`);
-      this.finish('error', diagnostic);
-      void this.parts.conn.agent.notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId }).catch(() => undefined);
-    }, Math.max(due, 1));
+    this.idleTimer = setTimeout(
+      () => {
+        if (this.settled) return;
+        if (Date.now() - state.lastFrameAt < idleTimeoutMs) return this.armIdleTimer();
+        const diagnostic = `the ACP child sent nothing for ${idleTimeoutMs} ms during the prompt (idleTimeoutMs); the run was ended`;
+        this.parts.logger.warn(`${this.parts.label}: child run failed: ${diagnostic}`);
+        this.finish('error', diagnostic);
+        void this.parts.conn.agent
+          .notify(methods.agent.session.cancel, { sessionId: this.parts.sessionId })
+          .catch(() => undefined);
+      },
+      Math.max(due, 1),
+    );
     this.idleTimer.unref();
   }
 
   private prompt(): void {
     const { conn, sessionId, request } = this.parts;
-    conn.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: request.prompt }] }).then(
-      (response) => {
-        const stopReason = subagentStopReason(response.stopReason);
-        this.finish(stopReason, stopReason === 'error' ? `the ACP child ended the turn with stopReason ${JSON.stringify(response.stopReason)}` : undefined);
-      },
-      (error: unknown) => void this.failed(error),
-    );
+    conn.agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: request.prompt }] })
+      .then(
+        (response) => {
+          const stopReason = subagentStopReason(response.stopReason);
+          this.finish(
+            stopReason,
+            stopReason === 'error'
+              ? `the ACP child ended the turn with stopReason ${JSON.stringify(response.stopReason)}`
+              : undefined,
+          );
+        },
+        (error: unknown) => void this.failed(error),
+      );
   }
 
   private async failed(error: unknown): Promise<void> {
@@ -139,6 +153,10 @@ export class AcpRun implements SubagentRun {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.idleTimer);
-    this.outcome.resolve({ output: this.parts.state.output.text(), stopReason, ...(diagnostic !== undefined ? { diagnostic } : {}) });
+    this.outcome.resolve({
+      output: this.parts.state.output.text(),
+      stopReason,
+      ...(diagnostic !== undefined ? { diagnostic } : {}),
+    });
   }
 }

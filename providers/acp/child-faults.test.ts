@@ -32,7 +32,12 @@ describe.concurrent('acp provider: what a child writes cannot hang the run or gr
     const run = await h.subagents.start('acp', request(h));
     expect(await run.result).toEqual({ output: 'mine', stopReason: 'completed' });
     await run.dispose();
-    expect(logged(h, 'wrote non-protocol output to stdout (ignored and counted; log to stderr instead): log line 0: the agent is thinking')).toBe(true);
+    expect(
+      logged(
+        h,
+        'wrote non-protocol output to stdout (ignored and counted; log to stderr instead): log line 0: the agent is thinking',
+      ),
+    ).toBe(true);
     expect(logged(h, 'wrote 5000 non-protocol stdout line(s)')).toBe(true);
   });
 
@@ -41,7 +46,9 @@ describe.concurrent('acp provider: what a child writes cannot hang the run or gr
     await misbehaving(h, 'huge-stderr');
     const error = (await h.subagents.start('acp', request(h)).catch((e: unknown) => e)) as Error & { code: string };
     expect(error.code).toBe('START_FAILED');
-    expect(error.message).toMatch(/exited with code 5 before answering initialize; its last stderr lines: x+… \[\d+ more characters left out\]/);
+    expect(error.message).toMatch(
+      /exited with code 5 before answering initialize; its last stderr lines: x+… \[\d+ more characters left out\]/,
+    );
     expect(error.message.length).toBeLessThan(5_000);
     expect(h.logger.lines.every((line) => line.length < 5_000)).toBe(true);
   });
@@ -53,7 +60,9 @@ describe.concurrent('acp provider: what a child writes cannot hang the run or gr
     const result = await run.result;
     expect(result.stopReason).toBe('completed');
     expect(result.output.slice(0, MAX_OUTPUT_CHARS)).toBe('z'.repeat(MAX_OUTPUT_CHARS));
-    expect(result.output.slice(MAX_OUTPUT_CHARS)).toBe(`… [${40 * 64 * 1024 + 4 - MAX_OUTPUT_CHARS} more characters left out]`);
+    expect(result.output.slice(MAX_OUTPUT_CHARS)).toBe(
+      `… [${40 * 64 * 1024 + 4 - MAX_OUTPUT_CHARS} more characters left out]`,
+    );
     await run.dispose();
   });
 
@@ -72,7 +81,9 @@ describe.concurrent('acp provider: what a child writes cannot hang the run or gr
     const run = await h.subagents.start('acp', request(h));
     const result = await run.result;
     expect(result.stopReason).toBe('error');
-    expect(result.diagnostic).toContain('answered session/prompt with error -32603: turn 1 failed: MODEL_DOWN (data: {"code":"MODEL_DOWN","turn":1})');
+    expect(result.diagnostic).toContain(
+      'answered session/prompt with error -32603: turn 1 failed: MODEL_DOWN (data: {"code":"MODEL_DOWN","turn":1})',
+    );
     await run.dispose();
   });
 
@@ -93,7 +104,9 @@ describe.concurrent('acp provider: what a child writes cannot hang the run or gr
     expect(await run.result).toEqual({ output: 'mine', stopReason: 'completed' });
     await run.dispose();
     expect(logged(h, 'wrote 2 non-protocol stdout line(s)')).toBe(true);
-    expect(consoleError.mock.calls.filter((call) => String(call[0]).includes('Got response to unknown request'))).toEqual([]);
+    expect(
+      consoleError.mock.calls.filter((call) => String(call[0]).includes('Got response to unknown request')),
+    ).toEqual([]);
   });
 
   test('a script whose #! interpreter is missing is reported as that, not as "command not found"', async (context) => {
@@ -104,19 +117,23 @@ describe.concurrent('acp provider: what a child writes cannot hang the run or gr
     await h.loadFixtureProvider('echo-agent.mjs', { command: script, args: [] });
     const error = (await h.subagents.start('acp', request(h)).catch((e: unknown) => e)) as Error & { code: string };
     expect(error.code).toBe('START_FAILED');
-    expect(error.message).toContain(`"${script}" exists but its interpreter "/no/such/interpreter" (its #! line) was not found`);
+    expect(error.message).toContain(
+      `"${script}" exists but its interpreter "/no/such/interpreter" (its #! line) was not found`,
+    );
     expect(error.message).not.toContain('not found; check `command` and PATH');
   });
 });
 
 describe.concurrent('acp provider: every phase is bounded', () => {
-  test('a child silent for the request\'s idleTimeoutMs ends the run error, naming the phase', async (context) => {
+  test("a child silent for the request's idleTimeoutMs ends the run error, naming the phase", async (context) => {
     const h = await parent(context);
     await h.loadFixtureProvider('ignores-cancel.mjs');
     const run = await h.subagents.start('acp', request(h, { idleTimeoutMs: 300 }));
     const result = await run.result;
     expect(result.stopReason).toBe('error');
-    expect(result.diagnostic).toBe('the ACP child sent nothing for 300 ms during the prompt (idleTimeoutMs); the run was ended');
+    expect(result.diagnostic).toBe(
+      'the ACP child sent nothing for 300 ms during the prompt (idleTimeoutMs); the run was ended',
+    );
     await run.dispose();
     expect(isRunning(await fixturePid(h, 'ignores-cancel.mjs'))).toBe(false);
   });
@@ -132,7 +149,9 @@ describe.concurrent('acp provider: every phase is bounded', () => {
   test('a request idleTimeoutMs outside the timer range is refused INVALID_REQUEST before spawning', async (context) => {
     const h = await parent(context);
     await h.loadFixtureProvider('echo-agent.mjs');
-    await expect(h.subagents.start('acp', request(h, { idleTimeoutMs: 0 }))).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(h.subagents.start('acp', request(h, { idleTimeoutMs: 0 }))).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
   });
 
   test('runtime.dispose() during a start waits for it; the start rejects ABORTED and its child is gone', async (context) => {
@@ -162,4 +181,3 @@ describe.concurrent('acp provider: every phase is bounded', () => {
     context.onTestFinished(() => h.close());
   });
 });
-

@@ -54,7 +54,10 @@ function safeJson(value: unknown): string {
 function locate(command: string, place: SpawnPlace): string | undefined {
   const candidates = command.includes('/')
     ? [isAbsolute(command) ? command : resolve(place.cwd, command)]
-    : (place.path ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+    : (place.path ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, command));
   return candidates.find((candidate) => {
     try {
       accessSync(candidate, constants.F_OK);

@@ -118,7 +118,8 @@ export function frameStream(stdin: Writable, stdout: Readable, options: FrameStr
 
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      if ('method' in message && 'id' in message && message.id !== null && message.id !== undefined) sentRequests.add(message.id);
+      if ('method' in message && 'id' in message && message.id !== null && message.id !== undefined)
+        sentRequests.add(message.id);
       options.onFrame?.('out', message);
       return writeLine(stdin, `${JSON.stringify(message)}\n`);
     },
@@ -139,7 +140,11 @@ function asFrame(text: string, sentRequests: Set<string | number>): AnyMessage |
   const message = value as Record<string, unknown>;
   if (typeof message['method'] === 'string') return message as AnyMessage;
   const id = message['id'];
-  if ((typeof id === 'string' || typeof id === 'number') && ('result' in message || 'error' in message) && sentRequests.delete(id)) {
+  if (
+    (typeof id === 'string' || typeof id === 'number') &&
+    ('result' in message || 'error' in message) &&
+    sentRequests.delete(id)
+  ) {
     return message as AnyMessage;
   }
   return undefined;
@@ -147,7 +152,7 @@ function asFrame(text: string, sentRequests: Set<string | number>): AnyMessage |
 
 /** Resolves once the line is handed to the pipe (or buffered below the high-water mark). */
 function writeLine(stdin: Writable, line: string): Promise<void> {
-  if (stdin.destroyed || stdin.writableEnded) return Promise.reject(new Error('the ACP child\'s stdin is closed'));
+  if (stdin.destroyed || stdin.writableEnded) return Promise.reject(new Error("the ACP child's stdin is closed"));
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void => {
       cleanup();
@@ -159,7 +164,7 @@ function writeLine(stdin: Writable, line: string): Promise<void> {
     };
     const onClose = (): void => {
       cleanup();
-      reject(new Error('the ACP child\'s stdin closed before the frame was written'));
+      reject(new Error("the ACP child's stdin closed before the frame was written"));
     };
     const cleanup = (): void => {
       stdin.off('error', onError);

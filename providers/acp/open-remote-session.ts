@@ -39,7 +39,11 @@ export interface OpenSessionOptions {
  * `initialize` then `session/new`, raced against the timeout, the signal and the child's exit.
  * Resolves with the remote session id; rejects with a StartupFailure.
  */
-export function openRemoteSession(conn: ClientConnection, child: AcpChannel, options: OpenSessionOptions): Promise<string> {
+export function openRemoteSession(
+  conn: ClientConnection,
+  child: AcpChannel,
+  options: OpenSessionOptions,
+): Promise<string> {
   let stage: StartupStage = 'initialize';
   const handshake = async (): Promise<string> => {
     const init = await conn.agent.request(methods.agent.initialize, {
@@ -48,7 +52,11 @@ export function openRemoteSession(conn: ClientConnection, child: AcpChannel, opt
       clientInfo: { name: 'nestcast', version: '0' },
     });
     if (init.protocolVersion !== PROTOCOL_VERSION) {
-      throw new StartupFailure('protocol', stage, `answered initialize with protocol version ${String(init.protocolVersion)}; nestcast speaks ${PROTOCOL_VERSION}`);
+      throw new StartupFailure(
+        'protocol',
+        stage,
+        `answered initialize with protocol version ${String(init.protocolVersion)}; nestcast speaks ${PROTOCOL_VERSION}`,
+      );
     }
     stage = 'session/new';
     const created = await conn.agent.request(methods.agent.session.new, { cwd: options.cwd, mcpServers: [] });
@@ -63,14 +71,24 @@ export function openRemoteSession(conn: ClientConnection, child: AcpChannel, opt
       cleanup();
       reject(failure);
     };
-    const timer = setTimeout(() => fail(new StartupFailure('timeout', stage, `did not answer ${stage} within ${options.timeoutMs} ms`)), options.timeoutMs);
-    const onAbort = (): void => fail(new StartupFailure('aborted', stage, `start-up was cancelled while waiting for ${stage}`, { cause: options.signal.reason }));
+    const timer = setTimeout(
+      () => fail(new StartupFailure('timeout', stage, `did not answer ${stage} within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    const onAbort = (): void =>
+      fail(
+        new StartupFailure('aborted', stage, `start-up was cancelled while waiting for ${stage}`, {
+          cause: options.signal.reason,
+        }),
+      );
     const cleanup = (): void => {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
-    void child.exited.then((exit) => fail(new StartupFailure('exited', stage, `exited before answering ${stage}`, { cause: exit.spawnError })));
+    void child.exited.then((exit) =>
+      fail(new StartupFailure('exited', stage, `exited before answering ${stage}`, { cause: exit.spawnError })),
+    );
     handshake().then(
       (sessionId) => {
         cleanup();
@@ -78,8 +96,12 @@ export function openRemoteSession(conn: ClientConnection, child: AcpChannel, opt
       },
       (error: unknown) => {
         if (error instanceof StartupFailure) fail(error);
-        else if (error instanceof RequestError) fail(new StartupFailure('rpc', stage, `answered ${stage} with ${describeRpcError(error)}`, { cause: error }));
-        else fail(new StartupFailure('closed', stage, `closed the connection before answering ${stage}`, { cause: error }));
+        else if (error instanceof RequestError)
+          fail(new StartupFailure('rpc', stage, `answered ${stage} with ${describeRpcError(error)}`, { cause: error }));
+        else
+          fail(
+            new StartupFailure('closed', stage, `closed the connection before answering ${stage}`, { cause: error }),
+          );
       },
     );
   });

@@ -16,7 +16,8 @@ export function groupMembers(pgid: number): number[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = procStat(entry);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X')
+      members.push(Number(entry));
   }
   return members;
 }

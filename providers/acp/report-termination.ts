@@ -14,7 +14,8 @@ export function reportTermination(
   config: ResolvedAcpProviderConfig,
   junk?: JunkReport,
 ): void {
-  if (junk !== undefined && junk.lines > 0) logger.warn(`${label}: the ACP child${junkSuffix(junk).replace(/^; it also/, '')}`);
+  if (junk !== undefined && junk.lines > 0)
+    logger.warn(`${label}: the ACP child${junkSuffix(junk).replace(/^; it also/, '')}`);
   const exit = describeExit(termination.exit, config.command);
   const child = pid === undefined ? 'child' : `child pid ${pid}`;
   if (termination.step === 'survived') {
@@ -26,6 +27,8 @@ export function reportTermination(
   } else if (termination.step === 'sigterm') {
     logger.info(`${label}: ${child} and its process group stopped on SIGTERM (${exit})`);
   } else {
-    logger.debug(`${label}: ${child} ${exit} (${termination.step === 'eof' ? 'after stdin EOF' : 'before teardown'}); no process of its group is left`);
+    logger.debug(
+      `${label}: ${child} ${exit} (${termination.step === 'eof' ? 'after stdin EOF' : 'before teardown'}); no process of its group is left`,
+    );
   }
 }

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
-import { fixturePid, isAlive, loggedChildPid, startParent, waitForFile, type ParentHarness } from '../../test/fixtures/acp/acp-test-kit.js';
+import {
+  fixturePid,
+  isAlive,
+  loggedChildPid,
+  startParent,
+  waitForFile,
+  type ParentHarness,
+} from '../../test/fixtures/acp/acp-test-kit.js';
 
 async function parent(context: TestContext): Promise<ParentHarness> {
   const harness = await startParent();
@@ -10,7 +17,10 @@ async function parent(context: TestContext): Promise<ParentHarness> {
 }
 
 /** Starts a child that must fail start-up; returns the rejection and whether any lifecycle event fired. */
-async function failedStart(h: ParentHarness, signal = new AbortController().signal): Promise<{ error: unknown; announced: boolean }> {
+async function failedStart(
+  h: ParentHarness,
+  signal = new AbortController().signal,
+): Promise<{ error: unknown; announced: boolean }> {
   let announced = false;
   h.runtime.events.on('subagent/start', () => {
     announced = true;
@@ -28,7 +38,9 @@ describe.concurrent('acp provider start-up failures: start rejects, the child is
     await h.loadFixtureProvider('crash-before-initialize.mjs');
     const { error, announced } = await failedStart(h);
     expect(error).toMatchObject({ code: 'START_FAILED' });
-    expect((error as Error).message).toMatch(/the ACP child exited with code 3 before answering initialize.*giving up before initialize/);
+    expect((error as Error).message).toMatch(
+      /the ACP child exited with code 3 before answering initialize.*giving up before initialize/,
+    );
     expect(announced).toBe(false);
     expect(isAlive(await fixturePid(h, 'crash-before-initialize.mjs'))).toBe(false);
   });
@@ -76,7 +88,9 @@ describe.concurrent('acp provider start-up failures: start rejects, the child is
   test('an already aborted signal rejects ABORTED without spawning anything', async (context) => {
     const h = await parent(context);
     const marker = join(h.scratch, 'spawned');
-    await h.loadFixtureProvider('echo-agent.mjs', { args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`] });
+    await h.loadFixtureProvider('echo-agent.mjs', {
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`],
+    });
     const { error } = await failedStart(h, AbortSignal.abort());
     expect(error).toMatchObject({ code: 'ABORTED' });
     expect((error as Error).message).toContain('nothing was spawned');
@@ -86,10 +100,14 @@ describe.concurrent('acp provider start-up failures: start rejects, the child is
   test('a parent session cwd that is not a directory rejects START_FAILED before spawning', async (context) => {
     const h = await parent(context);
     const marker = join(h.scratch, 'spawned');
-    await h.loadFixtureProvider('echo-agent.mjs', { args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`] });
+    await h.loadFixtureProvider('echo-agent.mjs', {
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`],
+    });
     const session = await h.runtime.sessions.create({ lineage: 'elsewhere', cwd: join(h.scratch, 'missing-dir') });
     const orphan = h.runtime.agents.create({ session });
-    const error = await h.subagents.start('acp', { prompt: 'x', parent: orphan, signal: new AbortController().signal }).catch((rejection: unknown) => rejection);
+    const error = await h.subagents
+      .start('acp', { prompt: 'x', parent: orphan, signal: new AbortController().signal })
+      .catch((rejection: unknown) => rejection);
     expect(error).toMatchObject({ code: 'START_FAILED' });
     expect((error as Error).message).toMatch(/missing-dir.*is not an accessible directory.*configure `cwd`/);
     expect(existsSync(marker)).toBe(false);

@@ -47,18 +47,31 @@ export async function startAcpRun(
   const { config, logger } = context;
   const label = `acp provider "${config.name}" (${request.lineage})`;
   if (signal.aborted) {
-    throw new SubagentError('ABORTED', `${label}: the request was aborted before the ACP child started; nothing was spawned`, { cause: signal.reason });
+    throw new SubagentError(
+      'ABORTED',
+      `${label}: the request was aborted before the ACP child started; nothing was spawned`,
+      { cause: signal.reason },
+    );
   }
   if (request.idleTimeoutMs !== undefined && !isTimerDelay(request.idleTimeoutMs)) {
-    throw new SubagentError('INVALID_REQUEST', `${label}: idleTimeoutMs must be a positive number of milliseconds no greater than 2147483647, got ${String(request.idleTimeoutMs)}`);
+    throw new SubagentError(
+      'INVALID_REQUEST',
+      `${label}: idleTimeoutMs must be a positive number of milliseconds no greater than 2147483647, got ${String(request.idleTimeoutMs)}`,
+    );
   }
   if (request.parent.disposed) {
-    throw new SubagentError('START_FAILED', `${label}: the parent agent ${request.parent.lineage} is disposed; nothing was spawned`);
+    throw new SubagentError(
+      'START_FAILED',
+      `${label}: the parent agent ${request.parent.lineage} is disposed; nothing was spawned`,
+    );
   }
   const cwd = config.cwd ?? request.parent.session.header.cwd;
   const cwdProblem = directoryProblem(cwd);
   if (cwdProblem !== null) {
-    throw new SubagentError('START_FAILED', `${label}: the child's working directory ${JSON.stringify(cwd)} (the parent session's cwd) ${cwdProblem}; configure \`cwd\``);
+    throw new SubagentError(
+      'START_FAILED',
+      `${label}: the child's working directory ${JSON.stringify(cwd)} (the parent session's cwd) ${cwdProblem}; configure \`cwd\``,
+    );
   }
   const spec = {
     command: config.command,
@@ -70,7 +83,12 @@ export async function startAcpRun(
     lineage: request.lineage,
   };
   const channel = (config.channel ?? spawnAcpChild)(spec, logger);
-  const state: RunState = { output: new BoundedHead(MAX_OUTPUT_CHARS), cancelRequested: false, sessionId: undefined, lastFrameAt: Date.now() };
+  const state: RunState = {
+    output: new BoundedHead(MAX_OUTPUT_CHARS),
+    cancelRequested: false,
+    sessionId: undefined,
+    lastFrameAt: Date.now(),
+  };
   const conn = connectAcpClient(channel, {
     onAgentText: (text) => state.output.append(text),
     sessionId: () => state.sessionId,
@@ -82,9 +100,17 @@ export async function startAcpRun(
   try {
     state.sessionId = await openRemoteSession(conn, channel, { cwd, timeoutMs: config.startupTimeoutMs, signal });
     // An abort that landed while the session/new answer was being delivered still belongs to start-up.
-    if (signal.aborted) throw new StartupFailure('aborted', 'session/new', 'start-up was cancelled as the remote session opened', { cause: signal.reason });
+    if (signal.aborted)
+      throw new StartupFailure('aborted', 'session/new', 'start-up was cancelled as the remote session opened', {
+        cause: signal.reason,
+      });
     // A parent torn down while the child started gets no child: stop it like a cancelled start-up.
-    if (request.parent.disposed) throw new StartupFailure('aborted', 'session/new', `the parent agent ${request.parent.lineage} was disposed during start-up`);
+    if (request.parent.disposed)
+      throw new StartupFailure(
+        'aborted',
+        'session/new',
+        `the parent agent ${request.parent.lineage} was disposed during start-up`,
+      );
   } catch (error) {
     const termination = await channel.terminate(STARTUP_GRACES);
     conn.close();
@@ -114,8 +140,14 @@ interface FailurePlace {
 }
 
 function startError(error: unknown, termination: Termination, where: FailurePlace): SubagentError {
-  const failure = error instanceof StartupFailure ? error : new StartupFailure('closed', 'initialize', String(error), { cause: error });
-  const stopped = termination.step === 'gone' || diedOnItsOwn(failure, termination) ? '' : `; the child was stopped (${termination.step})`;
+  const failure =
+    error instanceof StartupFailure
+      ? error
+      : new StartupFailure('closed', 'initialize', String(error), { cause: error });
+  const stopped =
+    termination.step === 'gone' || diedOnItsOwn(failure, termination)
+      ? ''
+      : `; the child was stopped (${termination.step})`;
   if (failure.kind === 'aborted') {
     return new SubagentError('ABORTED', `${where.label}: ${failure.message}${stopped}`, { cause: failure });
   }
@@ -131,7 +163,12 @@ function startError(error: unknown, termination: Termination, where: FailurePlac
 /** The child left by itself (exit code, no signal of ours) after failing start-up by exiting or closing. */
 function diedOnItsOwn(failure: StartupFailure, termination: Termination): boolean {
   if (failure.kind !== 'exited' && failure.kind !== 'closed') return false;
-  return termination.step === 'gone' || termination.step === 'eof' || termination.exit.code !== null || termination.exit.spawnError !== undefined;
+  return (
+    termination.step === 'gone' ||
+    termination.step === 'eof' ||
+    termination.exit.code !== null ||
+    termination.exit.spawnError !== undefined
+  );
 }
 
 /** A child that died on its own is described by its exit; one that had to be stopped, by what it did wrong. */

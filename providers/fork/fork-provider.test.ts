@@ -24,11 +24,15 @@ beforeEach(async () => {
 });
 afterEach(() => fx.close());
 
-const forkCall = (id: string) => callTool(id, 'subagent', { description: 'branch off', prompt: 'now try the other approach' });
+const forkCall = (id: string) =>
+  callTool(id, 'subagent', { description: 'branch off', prompt: 'now try the other approach' });
 
 describe('the fork provider', () => {
   it('advertises every start-time capability and says its child inherits the conversation', () => {
-    expect(service.getProvider('fork')).toMatchObject({ capabilities: ALL_START_CAPABILITIES, inheritsParentContext: true });
+    expect(service.getProvider('fork')).toMatchObject({
+      capabilities: ALL_START_CAPABILITIES,
+      inheritsParentContext: true,
+    });
   });
 
   it('seeds the child with the completed turns only, persists seedLength, and excludes the open delegating turn', async () => {
@@ -43,9 +47,17 @@ describe('the fork provider', () => {
     });
     expect(await parent.run('second question')).toMatchObject({ output: 'merged' });
 
-    expect(seen?.header).toMatchObject({ lineage: 'main/call_f', seedLength: completed.length, parentSession: parent.id, delegationDepth: 1 });
+    expect(seen?.header).toMatchObject({
+      lineage: 'main/call_f',
+      seedLength: completed.length,
+      parentSession: parent.id,
+      delegationDepth: 1,
+    });
     expect(seen?.events.slice(0, completed.length)).toEqual(completed);
-    expect(seen?.events[completed.length]).toMatchObject({ type: 'user/message', data: { content: [{ text: 'now try the other approach' }] } });
+    expect(seen?.events[completed.length]).toMatchObject({
+      type: 'user/message',
+      data: { content: [{ text: 'now try the other approach' }] },
+    });
     expect(completed).toEqual(balancedPrefix(completed));
     const childMessages = fx.requests('main/call_f')[0]?.messages.map((m) => m.content);
     expect(childMessages?.slice(1)).toEqual(['first question', 'first answer', 'now try the other approach']);
@@ -92,7 +104,12 @@ describe('the fork provider', () => {
     expect(service.list()).toEqual(['fork', 'spawn']);
     fx.script('main', say('context'));
     await parent.run('set up');
-    fx.script('main', callTool('call_s', 'subagent_spawn', { description: 'fresh', prompt: 'fresh task' }), forkCall('call_f'), say('both back'));
+    fx.script(
+      'main',
+      callTool('call_s', 'subagent_spawn', { description: 'fresh', prompt: 'fresh task' }),
+      forkCall('call_f'),
+      say('both back'),
+    );
     fx.script('main/call_s', say('spawned answer'));
     fx.script('main/call_f', say('forked answer'));
     await parent.run('delegate twice');

@@ -54,9 +54,15 @@ export class InProcessRun implements SubagentRun {
     try {
       await this.result.catch(() => undefined);
       if (this.disposal || this.agent.disposed) {
-        throw new SubagentError('INVALID_REQUEST', `subagent ${this.agent.lineage} (${this.id}) is disposed; only a finished run that was not disposed can be resumed`);
+        throw new SubagentError(
+          'INVALID_REQUEST',
+          `subagent ${this.agent.lineage} (${this.id}) is disposed; only a finished run that was not disposed can be resumed`,
+        );
       }
-      if (signal.aborted) throw new SubagentError('ABORTED', `resume of subagent ${this.agent.lineage} was cancelled before it started`, { cause: signal.reason });
+      if (signal.aborted)
+        throw new SubagentError('ABORTED', `resume of subagent ${this.agent.lineage} was cancelled before it started`, {
+          cause: signal.reason,
+        });
       this.handedOver = true;
       this.capture?.reset();
       return new InProcessRun(this.agent, content, signal, this.capture);
@@ -85,7 +91,11 @@ export class InProcessRun implements SubagentRun {
     } catch (error) {
       // Disposed before the turn could start: a cancelled run, not an infrastructure fault.
       if (this.controller.signal.aborted && this.agent.session.events.length === boundary) {
-        return { output: '', stopReason: 'aborted', diagnostic: oneLine(describeReason(this.controller.signal.reason)) };
+        return {
+          output: '',
+          stopReason: 'aborted',
+          diagnostic: oneLine(describeReason(this.controller.signal.reason)),
+        };
       }
       throw error;
     }

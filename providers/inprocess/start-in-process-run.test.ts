@@ -14,7 +14,10 @@ let service: SubagentService;
 let parent: Agent;
 
 beforeEach(async () => {
-  ({ fx, service, parent } = await createProviderKit({ load: (runtime) => runtime.use(spawnProvider), parent: { model: 'parent-model' } }));
+  ({ fx, service, parent } = await createProviderKit({
+    load: (runtime) => runtime.use(spawnProvider),
+    parent: { model: 'parent-model' },
+  }));
 });
 afterEach(() => fx.close());
 
@@ -22,7 +25,12 @@ const start = (extra: Partial<SubagentStartRequest> = {}) =>
   service.start('spawn', { prompt: 'child task', parent, signal: new AbortController().signal, ...extra });
 
 function registerTool(name: string, execute: ToolDefinition<Record<string, unknown>>['execute']): void {
-  fx.runtime.tools.register<Record<string, unknown>>({ name, description: `the ${name} tool`, parameters: { type: 'object' }, execute });
+  fx.runtime.tools.register<Record<string, unknown>>({
+    name,
+    description: `the ${name} tool`,
+    parameters: { type: 'object' },
+    execute,
+  });
 }
 
 describe('a child run', () => {
@@ -159,7 +167,10 @@ describe('start-time capabilities', () => {
     await run.result;
     await run.dispose();
     const system = fx.requests('main/c1')[0]?.messages[0];
-    expect(system).toMatchObject({ role: 'system', content: expect.stringContaining('You speak like a ship captain.') });
+    expect(system).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('You speak like a ship captain.'),
+    });
   });
 
   it('holds the tool filter even when the child model names a denied tool', async () => {
@@ -180,7 +191,12 @@ describe('start-time capabilities', () => {
     expect(denied?.data).toMatchObject({ isError: true, output: expect.stringContaining('TOOL_DENIED') });
   });
 
-  const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { answer: { type: 'number' } },
+    required: ['answer'],
+    additionalProperties: false,
+  };
 
   it('returns structured output for a capture that validates, with the capture tool and instruction in the request', async () => {
     fx.script('main/c1', callTool('call_so', 'structured_output', { answer: 42 }), say('reported'));
@@ -190,7 +206,9 @@ describe('start-time capabilities', () => {
     expect(result).toEqual({ output: 'reported', structured: { answer: 42 }, stopReason: 'completed' });
     const request = fx.requests('main/c1')[0];
     expect(request?.messages[0]?.content).toContain(STRUCTURED_OUTPUT_INSTRUCTION);
-    expect(request?.tools?.find((tool) => tool.function.name === 'structured_output')?.function.parameters).toEqual(schema);
+    expect(request?.tools?.find((tool) => tool.function.name === 'structured_output')?.function.parameters).toEqual(
+      schema,
+    );
   });
 
   it('ends with error and no structured value when the only capture was invalid', async () => {
@@ -200,11 +218,19 @@ describe('start-time capabilities', () => {
     await run.dispose();
     expect(result).toMatchObject({ stopReason: 'error', diagnostic: expect.stringContaining('structured_output') });
     expect(result).not.toHaveProperty('structured');
-    expect(fx.requests('main/c1')[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('INVALID_TOOL_ARGS') });
+    expect(fx.requests('main/c1')[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringContaining('INVALID_TOOL_ARGS'),
+    });
   });
 
   it('lets a child retry an invalid capture within its turn', async () => {
-    fx.script('main/c1', callTool('call_1', 'structured_output', { answer: 'x' }), callTool('call_2', 'structured_output', { answer: 7 }), say('done'));
+    fx.script(
+      'main/c1',
+      callTool('call_1', 'structured_output', { answer: 'x' }),
+      callTool('call_2', 'structured_output', { answer: 7 }),
+      say('done'),
+    );
     const run = await start({ outputSchema: schema });
     const result = await run.result;
     await run.dispose();
@@ -244,7 +270,12 @@ describe('runtime capabilities', () => {
     expect(fx.runtime.agents.get(run.id)).toBeDefined();
     await next.dispose();
     expect(fx.runtime.agents.get(run.id)).toBeUndefined();
-    expect(fx.requests('main/c1')[1]?.messages.map((m) => m.content)).toEqual([expect.any(String), 'child task', 'first', 'and then?']);
+    expect(fx.requests('main/c1')[1]?.messages.map((m) => m.content)).toEqual([
+      expect.any(String),
+      'child task',
+      'first',
+      'and then?',
+    ]);
   });
 
   it('refuses to resume a disposed run', async () => {
@@ -262,11 +293,22 @@ describe('depth', () => {
     fx.script('main/c1/c1', say('grandchild answer'));
     const run = await start();
     const child = fx.runtime.agents.get(run.id) as Agent;
-    await expect(service.start('spawn', { prompt: 'deeper', parent: child, signal: new AbortController().signal, maxDepth: 1 })).rejects.toMatchObject({
+    await expect(
+      service.start('spawn', { prompt: 'deeper', parent: child, signal: new AbortController().signal, maxDepth: 1 }),
+    ).rejects.toMatchObject({
       code: 'DEPTH_EXCEEDED',
     });
-    const grandchild = await service.start('spawn', { prompt: 'deeper', parent: child, signal: new AbortController().signal, maxDepth: 2 });
-    expect(fx.runtime.agents.get(grandchild.id)?.session.header).toMatchObject({ lineage: 'main/c1/c1', delegationDepth: 2, parentSession: child.id });
+    const grandchild = await service.start('spawn', {
+      prompt: 'deeper',
+      parent: child,
+      signal: new AbortController().signal,
+      maxDepth: 2,
+    });
+    expect(fx.runtime.agents.get(grandchild.id)?.session.header).toMatchObject({
+      lineage: 'main/c1/c1',
+      delegationDepth: 2,
+      parentSession: child.id,
+    });
     expect(await grandchild.result).toMatchObject({ output: 'grandchild answer' });
     await grandchild.dispose();
     await run.dispose();
@@ -336,10 +378,19 @@ describe('promises the seam keeps at its edges', () => {
 
   it('announces each run from resume with its own start and end', async () => {
     const heard: { event: string; runId: string; lineage: string }[] = [];
-    fx.runtime.events.on('subagent/start', (info) => void heard.push({ event: 'start', runId: info.runId, lineage: info.lineage }));
-    fx.runtime.events.on('subagent/end', (info) => void heard.push({ event: 'end', runId: info.runId, lineage: info.lineage }));
+    fx.runtime.events.on(
+      'subagent/start',
+      (info) => void heard.push({ event: 'start', runId: info.runId, lineage: info.lineage }),
+    );
+    fx.runtime.events.on(
+      'subagent/end',
+      (info) => void heard.push({ event: 'end', runId: info.runId, lineage: info.lineage }),
+    );
     const bothEnded = new Promise<void>((resolve) =>
-      fx.runtime.events.on('subagent/end', () => void (heard.filter((h) => h.event === 'end').length === 2 && resolve())),
+      fx.runtime.events.on(
+        'subagent/end',
+        () => void (heard.filter((h) => h.event === 'end').length === 2 && resolve()),
+      ),
     );
     fx.script('main/c1', say('first'), say('second'));
     const run = await start();
@@ -359,16 +410,30 @@ describe('promises the seam keeps at its edges', () => {
   it('leaves no live child when the parent is disposed while start is pending', async () => {
     const pending = start();
     const teardown = parent.dispose();
-    await expect(pending).rejects.toMatchObject({ code: 'START_FAILED', message: expect.stringContaining('disposed during start-up') });
+    await expect(pending).rejects.toMatchObject({
+      code: 'START_FAILED',
+      message: expect.stringContaining('disposed during start-up'),
+    });
     await teardown;
     expect(fx.runtime.agents.list()).toEqual([]);
     expect(fx.runtime.sessions.live().filter((session) => session.header.lineage !== 'main')).toEqual([]);
   });
 
   it('refuses a child whose depth would not be a safe integer', async () => {
-    const session = await fx.runtime.sessions.create({ lineage: 'deep', cwd: fx.sessionsRoot, delegationDepth: Number.MAX_SAFE_INTEGER });
+    const session = await fx.runtime.sessions.create({
+      lineage: 'deep',
+      cwd: fx.sessionsRoot,
+      delegationDepth: Number.MAX_SAFE_INTEGER,
+    });
     const deep = fx.runtime.agents.create({ session });
-    await expect(service.start('spawn', { prompt: 'x', parent: deep, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'DEPTH_EXCEEDED' });
-    expect(fx.runtime.agents.list().map((agent) => agent.lineage).sort()).toEqual(['deep', 'main']);
+    await expect(
+      service.start('spawn', { prompt: 'x', parent: deep, signal: new AbortController().signal }),
+    ).rejects.toMatchObject({ code: 'DEPTH_EXCEEDED' });
+    expect(
+      fx.runtime.agents
+        .list()
+        .map((agent) => agent.lineage)
+        .sort(),
+    ).toEqual(['deep', 'main']);
   });
 });

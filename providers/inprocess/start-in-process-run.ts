@@ -21,13 +21,24 @@ export type InProcessHost = Pick<Runtime, 'sessions' | 'agents'>;
  * The one in-process driver behind spawn and fork. Resolves once the child agent is registered
  * (the ownership boundary); on any failure before that it releases what it made and rejects.
  */
-export async function startInProcessRun(host: InProcessHost, request: ResolvedStartRequest, options: InProcessStartOptions = {}): Promise<SubagentRun> {
+export async function startInProcessRun(
+  host: InProcessHost,
+  request: ResolvedStartRequest,
+  options: InProcessStartOptions = {},
+): Promise<SubagentRun> {
   const { parent, signal } = request;
   const refuse = (): SubagentError =>
-    new SubagentError('ABORTED', `subagent ${request.lineage} was cancelled before it was ready; nothing was left behind`, { cause: signal.reason });
+    new SubagentError(
+      'ABORTED',
+      `subagent ${request.lineage} was cancelled before it was ready; nothing was left behind`,
+      { cause: signal.reason },
+    );
   if (signal.aborted) throw refuse();
   if (parent.disposed) {
-    throw new SubagentError('START_FAILED', `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} is disposed`);
+    throw new SubagentError(
+      'START_FAILED',
+      `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} is disposed`,
+    );
   }
   const seed = options.seed !== undefined && options.seed.length > 0 ? { seed: options.seed } : {};
   let session: Session;
@@ -42,7 +53,11 @@ export async function startInProcessRun(host: InProcessHost, request: ResolvedSt
       ...seed,
     });
   } catch (error) {
-    throw new SubagentError('START_FAILED', `cannot create the session of subagent ${request.lineage}: ${(error as Error).message}`, { cause: error });
+    throw new SubagentError(
+      'START_FAILED',
+      `cannot create the session of subagent ${request.lineage}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   if (signal.aborted) {
     await host.sessions.discard(session);
@@ -51,7 +66,10 @@ export async function startInProcessRun(host: InProcessHost, request: ResolvedSt
   // The parent may have been torn down while the session was being created: no child for a gone parent.
   if (parent.disposed) {
     await host.sessions.discard(session);
-    throw new SubagentError('START_FAILED', `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} was disposed during start-up; nothing was left behind`);
+    throw new SubagentError(
+      'START_FAILED',
+      `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} was disposed during start-up; nothing was left behind`,
+    );
   }
   const capture = request.outputSchema ? new StructuredOutputCapture(request.outputSchema) : undefined;
   let agent: Agent;
@@ -59,7 +77,11 @@ export async function startInProcessRun(host: InProcessHost, request: ResolvedSt
     agent = host.agents.create({ session, ...childAgentOptions(request, capture) });
   } catch (error) {
     await host.sessions.discard(session);
-    throw new SubagentError('START_FAILED', `cannot create the agent of subagent ${request.lineage}: ${(error as Error).message}`, { cause: error });
+    throw new SubagentError(
+      'START_FAILED',
+      `cannot create the agent of subagent ${request.lineage}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return new InProcessRun(agent, request.prompt, signal, capture);
 }
@@ -73,7 +95,10 @@ function childAgentOptions(request: ResolvedStartRequest, capture: StructuredOut
   const model = pick('model');
   const maxTokens = pick('maxTokens');
   return {
-    system: childSystemPrompt({ ...(request.persona !== undefined ? { persona: request.persona } : {}), structured: capture !== undefined }),
+    system: childSystemPrompt({
+      ...(request.persona !== undefined ? { persona: request.persona } : {}),
+      structured: capture !== undefined,
+    }),
     ...(adapter !== undefined ? { adapter } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),

@@ -16,15 +16,24 @@ export function oneLine(text: string): string {
 export function resultFromTurn(
   outcome: TurnOutcome,
   output: string,
-  context: { readonly cancelled: boolean; readonly capture?: { readonly value: unknown } | undefined; readonly captureRequested: boolean },
+  context: {
+    readonly cancelled: boolean;
+    readonly capture?: { readonly value: unknown } | undefined;
+    readonly captureRequested: boolean;
+  },
 ): SubagentResult {
   const structured = context.capture ? { structured: context.capture.value } : {};
   const detail = outcome.error ? { diagnostic: oneLine(`${outcome.error.code}: ${outcome.error.message}`) } : {};
-  if (context.cancelled && outcome.reason !== 'completed') return { output, ...structured, stopReason: 'aborted', ...detail };
+  if (context.cancelled && outcome.reason !== 'completed')
+    return { output, ...structured, stopReason: 'aborted', ...detail };
   switch (outcome.reason) {
     case 'completed':
       if (context.captureRequested && !context.capture) {
-        return { output, stopReason: 'error', diagnostic: 'the child finished without reporting its result through structured_output' };
+        return {
+          output,
+          stopReason: 'error',
+          diagnostic: 'the child finished without reporting its result through structured_output',
+        };
       }
       return { output, ...structured, stopReason: 'completed' };
     case 'max-steps':

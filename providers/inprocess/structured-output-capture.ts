@@ -20,7 +20,8 @@ export class StructuredOutputCapture {
         "must match this tool's parameter schema exactly.",
       parameters: schema,
       execute: (args) => {
-        if (this.captured) return { output: 'Error: structured output was already recorded for this run', isError: true };
+        if (this.captured)
+          return { output: 'Error: structured output was already recorded for this run', isError: true };
         this.captured = { value: args };
         return 'Structured output recorded.';
       },

@@ -3,7 +3,13 @@ import type { SubagentStopReason } from '../seam/types.js';
 /** What one mock run does. Delays are in milliseconds; without `afterMs` a result is settled at once. */
 export type MockBehaviour =
   /** Ready (after `readyAfterMs`), then completes with `output` (and `structured`) after `afterMs`. */
-  | { readonly kind: 'succeed'; readonly output?: string; readonly structured?: unknown; readonly readyAfterMs?: number; readonly afterMs?: number }
+  | {
+      readonly kind: 'succeed';
+      readonly output?: string;
+      readonly structured?: unknown;
+      readonly readyAfterMs?: number;
+      readonly afterMs?: number;
+    }
   /** Ready, then ends with a non-completed stop reason (default `error`). */
   | {
       readonly kind: 'error';

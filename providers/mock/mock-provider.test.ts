@@ -18,7 +18,8 @@ beforeEach(async () => {
 });
 afterEach(() => fx.close());
 
-const start = (extra: Partial<SubagentStartRequest> = {}) => service.start('mock', { prompt: 'p', parent, signal: new AbortController().signal, ...extra });
+const start = (extra: Partial<SubagentStartRequest> = {}) =>
+  service.start('mock', { prompt: 'p', parent, signal: new AbortController().signal, ...extra });
 
 async function load(behaviours: MockBehaviour[] | ((request: SubagentStartRequest) => MockBehaviour)) {
   const script = mockScript(behaviours);
@@ -60,7 +61,10 @@ describe('the mock provider', () => {
 
   it('fails start as scripted and keeps nothing alive', async () => {
     const { script } = await load([{ kind: 'fail-start', message: 'no capacity' }]);
-    await expect(start()).rejects.toMatchObject({ code: 'START_FAILED', message: expect.stringContaining('no capacity') });
+    await expect(start()).rejects.toMatchObject({
+      code: 'START_FAILED',
+      message: expect.stringContaining('no capacity'),
+    });
     expect(script).toMatchObject({ starts: 1, alive: 0 });
   });
 
@@ -113,7 +117,9 @@ describe('the mock provider', () => {
     await run.dispose();
     const exhausted = mockScript([]);
     await fx.runtime.use(mockProvider, { script: exhausted, name: 'empty' });
-    await expect(service.start('empty', { prompt: 'p', parent, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'START_FAILED' });
+    await expect(
+      service.start('empty', { prompt: 'p', parent, signal: new AbortController().signal }),
+    ).rejects.toMatchObject({ code: 'START_FAILED' });
   });
 
   it('disposes idempotently and concurrently: one release, and a cancel lands as aborted', async () => {

@@ -2,7 +2,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Plugin } from '../../harness/runtime/runtime.js';
 import { SubagentError } from '../seam/errors.js';
 import { requireSubagents } from '../seam/subagent-service.js';
-import { ALL_START_CAPABILITIES, type ResolvedStartRequest, type SubagentCapabilities, type SubagentProvider, type SubagentRun } from '../seam/types.js';
+import {
+  ALL_START_CAPABILITIES,
+  type ResolvedStartRequest,
+  type SubagentCapabilities,
+  type SubagentProvider,
+  type SubagentRun,
+} from '../seam/types.js';
 import { MockRun } from './mock-run.js';
 import type { MockScript } from './mock-script.js';
 
@@ -31,12 +37,18 @@ export function createMockProvider(config: MockProviderConfig): SubagentProvider
         if (request.signal.aborted) throw aborted(name, request);
         if (behaviour.kind === 'fail-start') {
           await wait(behaviour.afterMs, request, name);
-          throw new SubagentError('START_FAILED', `mock provider "${name}": ${behaviour.message ?? `start #${call} fails as scripted`}`);
+          throw new SubagentError(
+            'START_FAILED',
+            `mock provider "${name}": ${behaviour.message ?? `start #${call} fails as scripted`}`,
+          );
         }
         await wait('readyAfterMs' in behaviour ? behaviour.readyAfterMs : undefined, request, name);
         // The parent went away while start-up was pending: no child for it.
         if (request.parent.disposed) {
-          throw new SubagentError('START_FAILED', `mock provider "${name}": the parent ${request.parent.lineage} of ${request.lineage} was disposed during start-up`);
+          throw new SubagentError(
+            'START_FAILED',
+            `mock provider "${name}": the parent ${request.parent.lineage} of ${request.lineage} was disposed during start-up`,
+          );
         }
       } catch (error) {
         script.released();
@@ -62,5 +74,9 @@ async function wait(ms: number | undefined, request: ResolvedStartRequest, name:
 }
 
 function aborted(name: string, request: ResolvedStartRequest, cause: unknown = request.signal.reason): SubagentError {
-  return new SubagentError('ABORTED', `mock provider "${name}": start of ${request.lineage} was cancelled before it was ready`, { cause });
+  return new SubagentError(
+    'ABORTED',
+    `mock provider "${name}": start of ${request.lineage} was cancelled before it was ready`,
+    { cause },
+  );
 }

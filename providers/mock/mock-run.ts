@@ -50,11 +50,19 @@ export class MockRun implements SubagentRun {
     switch (b.kind) {
       case 'succeed':
         return this.after(b.afterMs, () =>
-          this.settle({ output: b.output ?? '', ...(b.structured !== undefined ? { structured: b.structured } : {}), stopReason: 'completed' }),
+          this.settle({
+            output: b.output ?? '',
+            ...(b.structured !== undefined ? { structured: b.structured } : {}),
+            stopReason: 'completed',
+          }),
         );
       case 'error':
         return this.after(b.afterMs, () =>
-          this.settle({ output: b.output ?? '', stopReason: b.stopReason ?? 'error', ...(b.diagnostic !== undefined ? { diagnostic: b.diagnostic } : {}) }),
+          this.settle({
+            output: b.output ?? '',
+            stopReason: b.stopReason ?? 'error',
+            ...(b.diagnostic !== undefined ? { diagnostic: b.diagnostic } : {}),
+          }),
         );
       case 'crash':
         return this.after(b.afterMs, () => this.fail(new Error(b.message ?? `mock run ${this.id} crashed`)));

@@ -34,7 +34,12 @@ export class MockScript {
     this.requests.push(request);
     this.aliveCount++;
     if (this.chooser) return this.chooser(request, this.requests.length);
-    return this.queue.shift() ?? { kind: 'fail-start', message: `the mock script has no behaviour left for start #${this.requests.length}` };
+    return (
+      this.queue.shift() ?? {
+        kind: 'fail-start',
+        message: `the mock script has no behaviour left for start #${this.requests.length}`,
+      }
+    );
   }
 
   /** @internal the provider's side: one start-up or run released everything. */

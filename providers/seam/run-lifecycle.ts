@@ -14,8 +14,19 @@ export type ChildInfo = Pick<SubagentRunInfo, 'provider' | 'parentId' | 'lineage
  * Returns the run the caller gets: the provider's, except that a run from its `resume` is announced
  * the same way (its own run id, start and end).
  */
-export function announceRun(events: EventBus<HarnessEvents>, run: SubagentRun, child: ChildInfo, runId: string = randomUUID()): SubagentRun {
-  const start: SubagentRunInfo = Object.freeze({ runId, provider: child.provider, childId: run.id, parentId: child.parentId, lineage: child.lineage });
+export function announceRun(
+  events: EventBus<HarnessEvents>,
+  run: SubagentRun,
+  child: ChildInfo,
+  runId: string = randomUUID(),
+): SubagentRun {
+  const start: SubagentRunInfo = Object.freeze({
+    runId,
+    provider: child.provider,
+    childId: run.id,
+    parentId: child.parentId,
+    lineage: child.lineage,
+  });
   const end = (result: Pick<SubagentResult, 'stopReason'> & { output?: string }): void => {
     const payload: SubagentRunEndInfo = {
       ...start,

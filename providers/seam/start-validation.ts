@@ -28,12 +28,15 @@ export function assertWellFormed(provider: SubagentProvider, request: SubagentSt
   const invalid = (what: string) =>
     new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${what}`);
   if (typeof request.prompt !== 'string') throw invalid('prompt must be a string');
-  if (!(request.signal instanceof AbortSignal)) throw invalid('signal is required (an AbortSignal that cancels the run)');
+  if (!(request.signal instanceof AbortSignal))
+    throw invalid('signal is required (an AbortSignal that cancels the run)');
   if (request.maxDepth !== undefined && !isValidMaxDepth(request.maxDepth)) {
     throw invalid(`maxDepth must be a non-negative safe integer, got ${String(request.maxDepth)}`);
   }
   if (request.spawnedBy !== undefined && (request.spawnedBy === '' || request.spawnedBy.includes('/'))) {
-    throw invalid(`spawnedBy ${JSON.stringify(request.spawnedBy)} must be non-empty and contain no '/' (it names the child's lineage)`);
+    throw invalid(
+      `spawnedBy ${JSON.stringify(request.spawnedBy)} must be non-empty and contain no '/' (it names the child's lineage)`,
+    );
   }
   if (request.outputSchema !== undefined) {
     const problem = outputSchemaProblem(request.outputSchema);
@@ -45,12 +48,19 @@ export function assertWellFormed(provider: SubagentProvider, request: SubagentSt
  * Deep copies of the start-time options a caller could mutate after `start` (a tool filter widened,
  * a schema loosened): the provider sees them as they were when the request was checked.
  */
-export function startTimeCopies(provider: SubagentProvider, request: SubagentStartRequest): Pick<SubagentStartRequest, 'outputSchema' | 'toolFilter' | 'agentOptions'> {
+export function startTimeCopies(
+  provider: SubagentProvider,
+  request: SubagentStartRequest,
+): Pick<SubagentStartRequest, 'outputSchema' | 'toolFilter' | 'agentOptions'> {
   const copy = <T>(field: 'outputSchema' | 'toolFilter' | 'agentOptions', value: T): T => {
     try {
       return deepFrozen(structuredClone(value));
     } catch (error) {
-      throw new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${field} must be plain data (it is copied at start): ${messageOf(error)}`, { cause: error });
+      throw new SubagentError(
+        'INVALID_REQUEST',
+        `subagent start on provider "${provider.name}": ${field} must be plain data (it is copied at start): ${messageOf(error)}`,
+        { cause: error },
+      );
     }
   };
   return {
@@ -71,7 +81,8 @@ function deepFrozen<T>(value: T): T {
 /** Why `schema` is outside the supported subset (object-rooted, plain JSON, compiles with ajv), or null. */
 export function outputSchemaProblem(schema: unknown): string | null {
   if (!isPlainObject(schema)) return 'it must be a JSON Schema object';
-  if (schema['type'] !== 'object') return `its root must be {"type": "object", ...}, got type ${JSON.stringify(schema['type'])}`;
+  if (schema['type'] !== 'object')
+    return `its root must be {"type": "object", ...}, got type ${JSON.stringify(schema['type'])}`;
   const nonJson = nonJsonPath(schema, '(root)');
   if (nonJson !== null) return `it holds a value JSON cannot represent at ${nonJson}`;
   try {

@@ -25,7 +25,10 @@ const request = (extra: Partial<SubagentStartRequest> = {}): SubagentStartReques
   ...extra,
 });
 
-async function loadMock(script: MockScript, options: { name?: string; capabilities?: typeof NO_START_CAPABILITIES } = {}) {
+async function loadMock(
+  script: MockScript,
+  options: { name?: string; capabilities?: typeof NO_START_CAPABILITIES } = {},
+) {
   return fx.runtime.use(mockProvider, { script, ...options });
 }
 
@@ -66,7 +69,9 @@ describe('the provider registry', () => {
   it('fails a provider plugin loudly when the subagents service is not loaded', async () => {
     const bare = await createScriptedRuntime();
     try {
-      await expect(bare.runtime.use(mockProvider, { script: mockScript([]) })).rejects.toMatchObject({ code: 'NO_SERVICE' });
+      await expect(bare.runtime.use(mockProvider, { script: mockScript([]) })).rejects.toMatchObject({
+        code: 'NO_SERVICE',
+      });
     } finally {
       await bare.close();
     }
@@ -75,7 +80,10 @@ describe('the provider registry', () => {
 
 describe('start refuses a bad request before the provider does any work', () => {
   it('refuses an unknown provider with NO_PROVIDER', async () => {
-    await expect(service.start('nope', request())).rejects.toMatchObject({ code: 'NO_PROVIDER', message: expect.stringContaining('"nope"') });
+    await expect(service.start('nope', request())).rejects.toMatchObject({
+      code: 'NO_PROVIDER',
+      message: expect.stringContaining('"nope"'),
+    });
   });
 
   const asks: Record<StartCapability, Partial<SubagentStartRequest>> = {
@@ -84,33 +92,46 @@ describe('start refuses a bad request before the provider does any work', () => 
     toolFilter: { toolFilter: { deny: ['x'] } },
     persona: { persona: 'a pirate' },
   };
-  it.each(Object.keys(asks) as StartCapability[])('refuses an unadvertised %s with UNSUPPORTED_CAPABILITY and never calls start', async (capability) => {
-    const script = mockScript([{ kind: 'succeed' }]);
-    await loadMock(script, { capabilities: NO_START_CAPABILITIES });
-    await expect(service.start('mock', request(asks[capability]))).rejects.toMatchObject({
-      code: 'UNSUPPORTED_CAPABILITY',
-      message: expect.stringContaining(`"${capability}"`),
-    });
-    expect(script.starts).toBe(0);
-  });
+  it.each(Object.keys(asks) as StartCapability[])(
+    'refuses an unadvertised %s with UNSUPPORTED_CAPABILITY and never calls start',
+    async (capability) => {
+      const script = mockScript([{ kind: 'succeed' }]);
+      await loadMock(script, { capabilities: NO_START_CAPABILITIES });
+      await expect(service.start('mock', request(asks[capability]))).rejects.toMatchObject({
+        code: 'UNSUPPORTED_CAPABILITY',
+        message: expect.stringContaining(`"${capability}"`),
+      });
+      expect(script.starts).toBe(0);
+    },
+  );
 
   it('checks capabilities in a fixed order, before the request is validated', async () => {
     const script = mockScript([]);
     await loadMock(script, { capabilities: NO_START_CAPABILITIES });
-    await expect(service.start('mock', request({ persona: 'p', toolFilter: {}, maxDepth: -1, outputSchema: { type: 'object' } }))).rejects.toMatchObject({
+    await expect(
+      service.start('mock', request({ persona: 'p', toolFilter: {}, maxDepth: -1, outputSchema: { type: 'object' } })),
+    ).rejects.toMatchObject({
       code: 'UNSUPPORTED_CAPABILITY',
       message: expect.stringContaining('"outputSchema"'),
     });
-    await expect(service.start('mock', request({ persona: 'p', maxDepth: -1 }))).rejects.toMatchObject({ message: expect.stringContaining('"maxDepth"') });
+    await expect(service.start('mock', request({ persona: 'p', maxDepth: -1 }))).rejects.toMatchObject({
+      message: expect.stringContaining('"maxDepth"'),
+    });
     expect(script.starts).toBe(0);
   });
 
-  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -0, Number.MAX_SAFE_INTEGER + 1])('refuses maxDepth %s with INVALID_REQUEST', async (maxDepth) => {
-    const script = mockScript([]);
-    await loadMock(script);
-    await expect(service.start('mock', request({ maxDepth }))).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('maxDepth') });
-    expect(script.starts).toBe(0);
-  });
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -0, Number.MAX_SAFE_INTEGER + 1])(
+    'refuses maxDepth %s with INVALID_REQUEST',
+    async (maxDepth) => {
+      const script = mockScript([]);
+      await loadMock(script);
+      await expect(service.start('mock', request({ maxDepth }))).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: expect.stringContaining('maxDepth'),
+      });
+      expect(script.starts).toBe(0);
+    },
+  );
 
   it.each([
     ['a non-object root', { type: 'string' }],
@@ -143,11 +164,21 @@ describe('what the provider receives', () => {
     const script = mockScript([{ kind: 'succeed' }, { kind: 'succeed' }, { kind: 'succeed' }]);
     await loadMock(script);
     const asked = request({ spawnedBy: 'call_7' });
-    const runs = [await service.start('mock', asked), await service.start('mock', request()), await service.start('mock', request())];
+    const runs = [
+      await service.start('mock', asked),
+      await service.start('mock', request()),
+      await service.start('mock', request()),
+    ];
     const [first, second, third] = script.requests;
     expect(first).not.toBe(asked);
     expect(asked).not.toHaveProperty('runId');
-    expect(first).toMatchObject({ lineage: 'main/call_7', spawnedBy: 'call_7', depth: 1, prompt: 'do the thing', parent });
+    expect(first).toMatchObject({
+      lineage: 'main/call_7',
+      spawnedBy: 'call_7',
+      depth: 1,
+      prompt: 'do the thing',
+      parent,
+    });
     expect(second).toMatchObject({ lineage: 'main/c1', spawnedBy: 'c1' });
     expect(third).toMatchObject({ lineage: 'main/c2', spawnedBy: 'c2' });
     expect(new Set(script.requests.map((r) => r.runId)).size).toBe(3);
@@ -157,7 +188,9 @@ describe('what the provider receives', () => {
   it('refuses a spawnedBy that cannot name a lineage segment', async () => {
     const script = mockScript([]);
     await loadMock(script);
-    await expect(service.start('mock', request({ spawnedBy: 'a/b' }))).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(service.start('mock', request({ spawnedBy: 'a/b' }))).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
     expect(script.starts).toBe(0);
   });
 });
@@ -180,7 +213,13 @@ describe('lifecycle events', () => {
     await run.result;
     await ended;
     expect(life.names).toEqual(['start', 'end']);
-    expect(life.starts[0]).toEqual({ runId: expect.any(String), provider: 'mock', childId: run.id, parentId: parent.id, lineage: 'main/call_1' });
+    expect(life.starts[0]).toEqual({
+      runId: expect.any(String),
+      provider: 'mock',
+      childId: run.id,
+      parentId: parent.id,
+      lineage: 'main/call_1',
+    });
     expect(life.ends[0]).toEqual({ ...life.starts[0], stopReason: 'completed', lastAssistantMessage: 'done' });
     await run.dispose();
   });
@@ -245,7 +284,12 @@ describe('lifecycle events', () => {
     await run.dispose();
     await ended;
     expect(heard).toEqual(['start', 'end']);
-    expect(fx.runtime.events.containedFailures().map((failure) => (failure.error as Error).message).sort()).toEqual(['async boom', 'end boom', 'sync boom']);
+    expect(
+      fx.runtime.events
+        .containedFailures()
+        .map((failure) => (failure.error as Error).message)
+        .sort(),
+    ).toEqual(['async boom', 'end boom', 'sync boom']);
   });
 
   it('hands listeners a copy: mutating the end payload changes neither the caller nor later listeners', async () => {
@@ -298,7 +342,9 @@ describe('start-time options', () => {
   it('refuses an option that is not plain data with INVALID_REQUEST, before the provider is called', async () => {
     const script = mockScript([]);
     await loadMock(script);
-    await expect(service.start('mock', request({ toolFilter: { deny: [() => 'x'] as unknown as string[] } }))).rejects.toMatchObject({
+    await expect(
+      service.start('mock', request({ toolFilter: { deny: [() => 'x'] as unknown as string[] } })),
+    ).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
       message: expect.stringContaining('toolFilter'),
     });

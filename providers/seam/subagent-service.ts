@@ -92,7 +92,12 @@ export class SubagentService {
       depth,
     };
     const run = await provider.start(resolved);
-    return announceRun(this.events, run, { provider: provider.name, parentId: parent.id, lineage: resolved.lineage }, resolved.runId);
+    return announceRun(
+      this.events,
+      run,
+      { provider: provider.name, parentId: parent.id, lineage: resolved.lineage },
+      resolved.runId,
+    );
   }
 
   private nextOrdinal(parentId: string): string {
@@ -108,10 +113,16 @@ export const subagentsService: Plugin = (scope) => {
 };
 
 /** The runtime's `subagents` service; a plugin that needs it fails loud when it is not loaded. */
-export function requireSubagents(runtime: { find(name: 'subagents'): SubagentService | undefined }, who: string): SubagentService {
+export function requireSubagents(
+  runtime: { find(name: 'subagents'): SubagentService | undefined },
+  who: string,
+): SubagentService {
   const service = runtime.find('subagents');
   if (!service) {
-    throw new SubagentError('NO_SERVICE', `${who} needs the "subagents" service; load the subagentsService plugin first`);
+    throw new SubagentError(
+      'NO_SERVICE',
+      `${who} needs the "subagents" service; load the subagentsService plugin first`,
+    );
   }
   return service;
 }

@@ -17,7 +17,10 @@ afterEach(() => fx.close());
 describe('the spawn provider', () => {
   it('registers under its name with every start-time capability and a fresh-context child, and leaves with its plugin', async () => {
     const unload = await fx.runtime.use(spawnProvider);
-    expect(service.getProvider('spawn')).toMatchObject({ capabilities: ALL_START_CAPABILITIES, inheritsParentContext: false });
+    expect(service.getProvider('spawn')).toMatchObject({
+      capabilities: ALL_START_CAPABILITIES,
+      inheritsParentContext: false,
+    });
     await unload();
     expect(service.list()).toEqual([]);
   });
@@ -35,6 +38,8 @@ describe('the spawn provider', () => {
     await unload();
     expect(await run.result).toMatchObject({ output: 'still here', stopReason: 'completed' });
     await run.dispose();
-    await expect(service.start('spawn', { prompt: 'task', parent, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'NO_PROVIDER' });
+    await expect(
+      service.start('spawn', { prompt: 'task', parent, signal: new AbortController().signal }),
+    ).rejects.toMatchObject({ code: 'NO_PROVIDER' });
   });
 });

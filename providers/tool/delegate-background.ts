@@ -34,16 +34,24 @@ export function delegateInBackground(delegation: BackgroundDelegation): string {
   return `started background subagent task ${info.id}`;
 }
 
-async function runToOutcome(service: SubagentService, provider: string, request: SubagentStartRequest): Promise<TaskOutcome> {
+async function runToOutcome(
+  service: SubagentService,
+  provider: string,
+  request: SubagentStartRequest,
+): Promise<TaskOutcome> {
   let run;
   try {
     run = await service.start(provider, request);
   } catch (error) {
-    if (request.signal.aborted && error instanceof SubagentError && error.code === 'ABORTED') return { status: 'killed' };
+    if (request.signal.aborted && error instanceof SubagentError && error.code === 'ABORTED')
+      return { status: 'killed' };
     return { status: 'failed', detail: `the subagent could not start: ${describeErrorCodeLast(error)}` };
   }
   const { settled, disposeFailure } = await finishRun(run);
-  const outcome: TaskOutcome = 'result' in settled ? taskOutcome(settled.result) : { status: 'failed', detail: describeErrorCodeLast(settled.error) };
+  const outcome: TaskOutcome =
+    'result' in settled
+      ? taskOutcome(settled.result)
+      : { status: 'failed', detail: describeErrorCodeLast(settled.error) };
   if (disposeFailure === undefined) return outcome;
   const prior = outcome.detail ? `${outcome.detail}; ` : '';
   return { ...outcome, status: 'failed', detail: `${prior}dispose failed: ${describeErrorCodeLast(disposeFailure)}` };

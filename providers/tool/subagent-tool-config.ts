@@ -22,7 +22,10 @@ export interface SubagentToolConfig {
   readonly maxDepth?: number | 'provider-managed';
 }
 
-export interface ResolvedToolConfig extends Omit<SubagentToolConfig, 'toolName' | 'enableRunInBackground' | 'maxDepth'> {
+export interface ResolvedToolConfig extends Omit<
+  SubagentToolConfig,
+  'toolName' | 'enableRunInBackground' | 'maxDepth'
+> {
   readonly toolName: string;
   readonly enableRunInBackground: boolean;
   readonly maxDepth: number | undefined;
@@ -33,7 +36,8 @@ export const DEFAULT_MAX_DEPTH = 3;
 /** Checks the config when the plugin loads, so a mistake shows before the first delegation. */
 export function resolveToolConfig(config: SubagentToolConfig): ResolvedToolConfig {
   const invalid = (what: string) => new SubagentError('INVALID_CONFIG', `subagentTool config: ${what}`);
-  if (typeof config?.provider !== 'string' || config.provider === '') throw invalid('"provider" must name a subagent provider');
+  if (typeof config?.provider !== 'string' || config.provider === '')
+    throw invalid('"provider" must name a subagent provider');
   const toolName = config.toolName ?? 'subagent';
   if (typeof toolName !== 'string' || toolName === '') throw invalid('"toolName" must be a non-empty string');
   const maxDepth = config.maxDepth ?? DEFAULT_MAX_DEPTH;

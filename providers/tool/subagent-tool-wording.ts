@@ -23,10 +23,18 @@ export function toolParameters(provider: SubagentProvider, background: boolean):
   return {
     type: 'object',
     properties: {
-      description: { type: 'string', description: 'A short (3-5 word) description of the delegated task, for display.' },
+      description: {
+        type: 'string',
+        description: 'A short (3-5 word) description of the delegated task, for display.',
+      },
       prompt: { type: 'string', description: prompt },
       ...(background
-        ? { run_in_background: { type: 'boolean', description: 'Run the subagent as a background task and return its task id at once.' } }
+        ? {
+            run_in_background: {
+              type: 'boolean',
+              description: 'Run the subagent as a background task and return its task id at once.',
+            },
+          }
         : {}),
     },
     required: ['description', 'prompt'],

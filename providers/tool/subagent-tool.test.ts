@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Agent } from '../../harness/agents/agent.js';
 import { taskTools } from '../../harness/tasks/task-tools.js';
-import { callTool, callTools, createScriptedRuntime, hang, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
+import {
+  callTool,
+  callTools,
+  createScriptedRuntime,
+  hang,
+  say,
+  type ScriptedRuntime,
+} from '../../test/support/scripted-runtime.js';
 import type { MockBehaviour } from '../mock/mock-behaviour.js';
 import { mockProvider } from '../mock/mock-provider.js';
 import { mockScript, type MockScript } from '../mock/mock-script.js';
@@ -21,19 +28,25 @@ beforeEach(async () => {
 });
 afterEach(() => fx.close());
 
-async function withMock(behaviours: MockBehaviour[], tool: Partial<SubagentToolConfig> = {}, provider: { inheritsParentContext?: boolean } = {}): Promise<MockScript> {
+async function withMock(
+  behaviours: MockBehaviour[],
+  tool: Partial<SubagentToolConfig> = {},
+  provider: { inheritsParentContext?: boolean } = {},
+): Promise<MockScript> {
   const script = mockScript(behaviours);
   await fx.runtime.use(mockProvider, { script, ...provider });
   await fx.runtime.use(subagentTool, { provider: 'mock', ...tool });
   return script;
 }
 
-const delegate = (id: string, args: Record<string, unknown> = {}) => callTool(id, 'subagent', { description: 'look something up', prompt: 'find it', ...args });
+const delegate = (id: string, args: Record<string, unknown> = {}) =>
+  callTool(id, 'subagent', { description: 'look something up', prompt: 'find it', ...args });
 
 /** The tool result the parent's model saw after its first call. */
 const toolResultSeen = (call = 1) => fx.requests('main')[call]?.messages.at(-1);
 
-const toolSpec = (name = 'subagent', call = 0) => fx.requests('main')[call]?.tools?.find((tool) => tool.function.name === name)?.function;
+const toolSpec = (name = 'subagent', call = 0) =>
+  fx.requests('main')[call]?.tools?.find((tool) => tool.function.name === name)?.function;
 
 describe('what the model sees', () => {
   it('offers only description, prompt and run_in_background, worded for a child that does not see the conversation', async () => {
@@ -41,7 +54,11 @@ describe('what the model sees', () => {
     fx.script('main', say('nothing to do'));
     await parent.run('hi');
     const spec = toolSpec();
-    expect(Object.keys(spec?.parameters['properties'] as object)).toEqual(['description', 'prompt', 'run_in_background']);
+    expect(Object.keys(spec?.parameters['properties'] as object)).toEqual([
+      'description',
+      'prompt',
+      'run_in_background',
+    ]);
     expect(spec?.description).toContain('does not see this conversation');
     expect(spec?.description).toContain('task_output');
   });
@@ -85,9 +102,19 @@ describe('registration follows the provider', () => {
     await fx.runtime.use(mockProvider, { script: mockScript([{ kind: 'succeed', output: 'from b' }]), name: 'b' });
     await fx.runtime.use(subagentTool, { provider: 'a' });
     await fx.runtime.use(subagentTool, { provider: 'b', toolName: 'subagent_b' });
-    fx.script('main', callTools({ id: 'call_a', name: 'subagent', args: { description: 'a', prompt: 'a' } }, { id: 'call_b', name: 'subagent_b', args: { description: 'b', prompt: 'b' } }), say('both done'));
+    fx.script(
+      'main',
+      callTools(
+        { id: 'call_a', name: 'subagent', args: { description: 'a', prompt: 'a' } },
+        { id: 'call_b', name: 'subagent_b', args: { description: 'b', prompt: 'b' } },
+      ),
+      say('both done'),
+    );
     await parent.run('use both');
-    const answers = fx.requests('main')[1]?.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    const answers = fx
+      .requests('main')[1]
+      ?.messages.filter((m) => m.role === 'tool')
+      .map((m) => m.content);
     expect(answers).toEqual(['from a', 'from b']);
   });
 
@@ -102,13 +129,19 @@ describe('registration follows the provider', () => {
     ['an empty toolFilter', { toolFilter: {} }],
     ['a missing provider', { provider: '' }],
   ])('refuses %s when the plugin loads', async (_what, config) => {
-    await expect(fx.runtime.use(subagentTool, { provider: 'mock', ...config })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+    await expect(fx.runtime.use(subagentTool, { provider: 'mock', ...config })).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+    });
   });
 });
 
 describe('foreground delegation', () => {
   it("returns the child's output and disposes the run, starting it with the call id, label and default maxDepth 3", async () => {
-    const script = await withMock([{ kind: 'succeed', output: 'found it' }], { persona: 'terse', toolFilter: { deny: ['task_kill'] }, agentOptions: { model: 'm2' } });
+    const script = await withMock([{ kind: 'succeed', output: 'found it' }], {
+      persona: 'terse',
+      toolFilter: { deny: ['task_kill'] },
+      agentOptions: { model: 'm2' },
+    });
     fx.script('main', delegate('call_1'), say('thanks'));
     expect(await parent.run('go')).toMatchObject({ reason: 'completed', output: 'thanks' });
     expect(toolResultSeen()).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'found it' });
@@ -138,20 +171,32 @@ describe('foreground delegation', () => {
     ['max-tokens', 'Error: subagent run hit its token limit before finishing'],
     ['refusal', 'Error: subagent declined the task'],
     ['paused', 'Error: subagent run ended abnormally (paused)'],
-  ])('turns a %s run into an error result with headline, diagnostic and partial output, and disposes it', async (stopReason, headline) => {
-    const script = await withMock([{ kind: 'error', stopReason, output: 'half an answer', diagnostic: 'the child stopped' }]);
-    fx.script('main', delegate('call_1'), say('noted'));
-    await parent.run('go');
-    expect(toolResultSeen()?.content).toBe(`${headline}\nDiagnostic: the child stopped\nPartial output before the run ended:\nhalf an answer`);
-    expect(script.alive).toBe(0);
-  });
+  ])(
+    'turns a %s run into an error result with headline, diagnostic and partial output, and disposes it',
+    async (stopReason, headline) => {
+      const script = await withMock([
+        { kind: 'error', stopReason, output: 'half an answer', diagnostic: 'the child stopped' },
+      ]);
+      fx.script('main', delegate('call_1'), say('noted'));
+      await parent.run('go');
+      expect(toolResultSeen()?.content).toBe(
+        `${headline}\nDiagnostic: the child stopped\nPartial output before the run ended:\nhalf an answer`,
+      );
+      expect(script.alive).toBe(0);
+    },
+  );
 
   it('reports a rejected result and a failed start as error results, disposing what started', async () => {
-    const script = await withMock([{ kind: 'crash', message: 'transport gone' }, { kind: 'fail-start', message: 'no room' }]);
+    const script = await withMock([
+      { kind: 'crash', message: 'transport gone' },
+      { kind: 'fail-start', message: 'no room' },
+    ]);
     fx.script('main', delegate('call_1'), delegate('call_2'), say('noted'));
     await parent.run('go');
     expect(fx.requests('main')[1]?.messages.at(-1)?.content).toBe('Error: subagent run failed: transport gone');
-    expect(fx.requests('main')[2]?.messages.at(-1)?.content).toContain('Error: the subagent could not start: mock provider "mock": no room');
+    expect(fx.requests('main')[2]?.messages.at(-1)?.content).toContain(
+      'Error: the subagent could not start: mock provider "mock": no room',
+    );
     expect(script.alive).toBe(0);
   });
 
@@ -182,17 +227,31 @@ describe('foreground delegation', () => {
 describe('background delegation', () => {
   it('returns a task id at once and the answer is collected with task_output', async () => {
     const script = await withMock([{ kind: 'succeed', output: 'background answer', afterMs: 5 }]);
-    fx.script('main', delegate('call_1', { run_in_background: true }), callTool('call_2', 'task_output', { id: 'subagent-1', wait: true }), say('got it'));
+    fx.script(
+      'main',
+      delegate('call_1', { run_in_background: true }),
+      callTool('call_2', 'task_output', { id: 'subagent-1', wait: true }),
+      say('got it'),
+    );
     await parent.run('go');
     expect(toolResultSeen(1)?.content).toBe('started background subagent task subagent-1');
     expect(toolResultSeen(2)?.content).toBe('background answer\n[status: completed]');
-    expect(fx.runtime.tasks.get('subagent-1')).toMatchObject({ kind: 'subagent', label: 'look something up', owner: parent.id });
+    expect(fx.runtime.tasks.get('subagent-1')).toMatchObject({
+      kind: 'subagent',
+      label: 'look something up',
+      owner: parent.id,
+    });
     expect(script.alive).toBe(0);
   });
 
   it('task_kill stops a child whose start-up is still pending, and start is never completed', async () => {
     const script = await withMock([{ kind: 'succeed', readyAfterMs: 60_000 }]);
-    fx.script('main', delegate('call_1', { run_in_background: true }), callTool('call_2', 'task_kill', { id: 'subagent-1' }), say('stopped'));
+    fx.script(
+      'main',
+      delegate('call_1', { run_in_background: true }),
+      callTool('call_2', 'task_kill', { id: 'subagent-1' }),
+      say('stopped'),
+    );
     await parent.run('go');
     expect(toolResultSeen(2)?.content).toBe('task subagent-1 stopped\n[status: killed]');
     expect(script.starts).toBe(1);
@@ -224,7 +283,12 @@ describe('background delegation', () => {
 
   it('a background run that fails settles the task failed with the diagnostic', async () => {
     await withMock([{ kind: 'error', diagnostic: 'model unreachable' }]);
-    fx.script('main', delegate('call_1', { run_in_background: true }), callTool('call_2', 'task_output', { id: 'subagent-1', wait: true }), say('oh'));
+    fx.script(
+      'main',
+      delegate('call_1', { run_in_background: true }),
+      callTool('call_2', 'task_output', { id: 'subagent-1', wait: true }),
+      say('oh'),
+    );
     await parent.run('go');
     expect(toolResultSeen(2)?.content).toBe('(no output)\n[status: failed, error; diagnostic: model unreachable]');
   });
@@ -242,7 +306,9 @@ describe('nested delegation through real children', () => {
     fx.script('main/call_a/call_b', say('deep answer'));
     expect(await parent.run('go deep')).toMatchObject({ output: 'all done' });
     expect(toolResultSeen()?.content).toBe('child relays: deep answer');
-    const headers = await Promise.all((await fx.runtime.sessions.list()).map(async (path) => (await fx.runtime.sessions.load(path)).header));
+    const headers = await Promise.all(
+      (await fx.runtime.sessions.list()).map(async (path) => (await fx.runtime.sessions.load(path)).header),
+    );
     expect(headers.map((header) => [header.lineage, header.delegationDepth]).sort()).toEqual([
       ['main', 0],
       ['main/call_a', 1],
@@ -265,7 +331,9 @@ describe('nested delegation through real children', () => {
     await fx.runtime.use(subagentTool, { provider: 'spawn' });
     fx.script('main', delegate('call_a'));
     fx.script('main/call_a', hang('working on'));
-    const childGone = new Promise<void>((resolve) => fx.runtime.events.on('agent/disposed', ({ lineage }) => void (lineage === 'main/call_a' && resolve())));
+    const childGone = new Promise<void>((resolve) =>
+      fx.runtime.events.on('agent/disposed', ({ lineage }) => void (lineage === 'main/call_a' && resolve())),
+    );
     const turn = parent.run('go');
     await fx.streamed('main/call_a', 'working on');
     parent.abort('stop');

@@ -52,13 +52,21 @@ function claimToolName(runtime: Runtime, name: string): () => void {
   const claimed = claimedNames.get(runtime) ?? new Set<string>();
   claimedNames.set(runtime, claimed);
   if (claimed.has(name) || runtime.tools.has(name)) {
-    throw new HarnessError('DUPLICATE_TOOL', `a tool named "${name}" is already registered or claimed; give each subagentTool instance a distinct toolName`);
+    throw new HarnessError(
+      'DUPLICATE_TOOL',
+      `a tool named "${name}" is already registered or claimed; give each subagentTool instance a distinct toolName`,
+    );
   }
   claimed.add(name);
   return () => void claimed.delete(name);
 }
 
-function subagentToolDefinition(runtime: Runtime, service: SubagentService, config: ResolvedToolConfig, provider: SubagentProvider): ToolDefinition<never> {
+function subagentToolDefinition(
+  runtime: Runtime,
+  service: SubagentService,
+  config: ResolvedToolConfig,
+  provider: SubagentProvider,
+): ToolDefinition<never> {
   const tool: ToolDefinition<SubagentToolArgs> = {
     name: config.toolName,
     description: toolDescription(provider, config.enableRunInBackground),
@@ -68,20 +76,46 @@ function subagentToolDefinition(runtime: Runtime, service: SubagentService, conf
   return tool as unknown as ToolDefinition<never>;
 }
 
-async function delegate(runtime: Runtime, service: SubagentService, config: ResolvedToolConfig, args: SubagentToolArgs, execution: ToolExecution): Promise<ToolOutput> {
+async function delegate(
+  runtime: Runtime,
+  service: SubagentService,
+  config: ResolvedToolConfig,
+  args: SubagentToolArgs,
+  execution: ToolExecution,
+): Promise<ToolOutput> {
   const background = args.run_in_background !== undefined && args.run_in_background !== false;
   if (background && !config.enableRunInBackground) {
-    return { output: `Error: run_in_background is disabled for the "${config.toolName}" tool (enableRunInBackground: false); call it without that key`, isError: true };
+    return {
+      output: `Error: run_in_background is disabled for the "${config.toolName}" tool (enableRunInBackground: false); call it without that key`,
+      isError: true,
+    };
   }
   const parent = runtime.agents.get(execution.agentId);
-  if (!parent) return { output: `Error: the "${config.toolName}" tool needs a calling agent; agent ${execution.agentId} is not registered`, isError: true };
-  if (execution.signal.aborted) return { output: 'Error: the tool call was aborted before the subagent started', isError: true };
+  if (!parent)
+    return {
+      output: `Error: the "${config.toolName}" tool needs a calling agent; agent ${execution.agentId} is not registered`,
+      isError: true,
+    };
+  if (execution.signal.aborted)
+    return { output: 'Error: the tool call was aborted before the subagent started', isError: true };
   const request = startRequest(config, args, parent, execution);
   if (!background) return delegateInForeground(service, config.provider, { ...request, signal: execution.signal });
-  return delegateInBackground({ service, tasks: runtime.tasks, provider: config.provider, label: args.description, owner: parent.id, request });
+  return delegateInBackground({
+    service,
+    tasks: runtime.tasks,
+    provider: config.provider,
+    label: args.description,
+    owner: parent.id,
+    request,
+  });
 }
 
-function startRequest(config: ResolvedToolConfig, args: SubagentToolArgs, parent: Agent, execution: ToolExecution): Omit<SubagentStartRequest, 'signal'> {
+function startRequest(
+  config: ResolvedToolConfig,
+  args: SubagentToolArgs,
+  parent: Agent,
+  execution: ToolExecution,
+): Omit<SubagentStartRequest, 'signal'> {
   return {
     prompt: args.prompt,
     parent,

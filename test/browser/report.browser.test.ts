@@ -17,7 +17,13 @@ const SCREENS = process.env['NESTCAST_SCREENSHOTS'] ?? join(REPO, '.browser-scre
 /** The bar that has the keyboard focus, as a page expression. */
 const FOCUSED_BAR = "document.activeElement?.getAttribute('data-bar') ?? null";
 
-const io = (): CliIo => ({ stdout: () => undefined, stderr: () => undefined, env: { NO_COLOR: '1' }, cwd: REPO, color: false });
+const io = (): CliIo => ({
+  stdout: () => undefined,
+  stderr: () => undefined,
+  env: { NO_COLOR: '1' },
+  cwd: REPO,
+  color: false,
+});
 
 let temp: string;
 let reportDir: string;
@@ -31,7 +37,9 @@ beforeAll(async () => {
   await mkdir(SCREENS, { recursive: true });
   expect(await main(['run', 'mixed', 'parallel', 'acp-child', '--report', reportDir], io())).toBe(0);
   await tamperedSpawnOne(REPO, join(temp, 'recordings'));
-  expect(await main(['run', 'spawn-one', '--recordings', join(temp, 'recordings'), '--report', tamperedDir], io())).toBe(1);
+  expect(
+    await main(['run', 'spawn-one', '--recordings', join(temp, 'recordings'), '--report', tamperedDir], io()),
+  ).toBe(1);
   browser = await launchSystemChromium();
 });
 
@@ -40,7 +48,11 @@ afterAll(async () => {
   await removeTempDir(temp);
 });
 
-async function openPage(dir: string, name: string, viewport?: { width: number; height: number }): Promise<WatchedPage & { data: ReportData; url: string }> {
+async function openPage(
+  dir: string,
+  name: string,
+  viewport?: { width: number; height: number },
+): Promise<WatchedPage & { data: ReportData; url: string }> {
   const file = join(dir, `${name}.html`);
   const url = pathToFileURL(file).href;
   const watched = await browser.open(url, viewport);
@@ -69,10 +81,17 @@ describe('a report page in Chromium', () => {
       expect(await row.locator('.bar-model').count(), `${lineage} model calls`).toBe(models);
       expect(await row.locator('.bar-tool').count(), `${lineage} tool calls`).toBe(tools);
     }
-    const oop = await page.locator('.lane', { has: page.locator('.badge.oop') }).locator('.lineage').allTextContents();
+    const oop = await page
+      .locator('.lane', { has: page.locator('.badge.oop') })
+      .locator('.lineage')
+      .allTextContents();
     expect(oop).toEqual(name === 'acp-child' ? ['main/call_prime'] : []);
     // At 1280×800 the whole axis is in view: nothing to scroll sideways.
-    expect(await page.evaluate<number>("(() => { const t = document.querySelector('.timeline'); return t.scrollWidth - t.clientWidth; })()")).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate<number>(
+        "(() => { const t = document.querySelector('.timeline'); return t.scrollWidth - t.clientWidth; })()",
+      ),
+    ).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENS, `${name}-1280x800.png`), fullPage: true });
     expectSelfContained(watched);
   });
@@ -80,7 +99,9 @@ describe('a report page in Chromium', () => {
   it('tells every kind of bar apart without colour: by border, pattern and label', async () => {
     const watched = await openPage(reportDir, 'mixed');
     // Per legend entry: border style and width, the fill's pattern, the streamed phase's pattern; no hue.
-    const signatures = await watched.page.evaluate<string[]>(`[...document.querySelectorAll('.legend li')].map((item) => {
+    const signatures = await watched.page.evaluate<
+      string[]
+    >(`[...document.querySelectorAll('.legend li')].map((item) => {
       const swatch = item.querySelector('.swatch');
       const phase = swatch.querySelector('.phase');
       const style = getComputedStyle(swatch);
@@ -101,7 +122,9 @@ describe('a report page in Chromium', () => {
     await expect.poll(() => details.locator('h2').textContent()).toBe('Tool call subagent_fork in main');
     expect(await details.textContent()).toContain('From: unripe blueberries, green grapes. Which suits the user best?');
     await details.getByRole('button', { name: 'session main/call_pick' }).click();
-    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.id')).toBe(`lane-${watched.data.sessions.find((s) => s.lineage === 'main/call_pick')?.id}`);
+    await expect
+      .poll(() => page.evaluate<string | undefined>('document.activeElement?.id'))
+      .toBe(`lane-${watched.data.sessions.find((s) => s.lineage === 'main/call_pick')?.id}`);
     expectSelfContained(watched);
   });
 
@@ -191,7 +214,11 @@ describe('a report page in Chromium', () => {
     const file = join(reportDir, 'index.html');
     const url = pathToFileURL(file).href;
     const watched = await browser.open(url);
-    const rows = await watched.page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('a')?.getAttribute('href'), tr.children[1]?.textContent]));
+    const rows = await watched.page
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.querySelector('a')?.getAttribute('href'), tr.children[1]?.textContent]),
+      );
     expect(rows).toEqual([
       ['mixed.html', '✓ pass'],
       ['parallel.html', '✓ pass'],

@@ -56,6 +56,11 @@ describe('Vercel AI SDK, parallel sub-agent tools, no lineage in user code', () 
     expect('body' in (recorded.cassette.calls['main/call_food']?.[0]?.response ?? {})).toBe(true);
     expect(JSON.stringify(main[1]?.request)).toContain('The harbour grill.');
 
-    await expectReplaysToGive('Sunny; eat at the harbour.', { cassette: recorded.cassette, run: research, times: 50, seed: 2000 });
+    await expectReplaysToGive('Sunny; eat at the harbour.', {
+      cassette: recorded.cassette,
+      run: research,
+      times: 50,
+      seed: 2000,
+    });
   });
 });

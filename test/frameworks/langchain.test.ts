@@ -5,7 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { AuthoredScript } from '../../toolkit/authored/types.js';
 import type { NormalisationRule } from '../../toolkit/normalisation/types.js';
-import { expectReplaysToGive, recordFramework, replayFramework, type FrameworkRun } from '../support/framework-cassette.js';
+import {
+  expectReplaysToGive,
+  recordFramework,
+  replayFramework,
+  type FrameworkRun,
+} from '../support/framework-cassette.js';
 import { useTempDir } from '../support/use-temp-dir.js';
 
 /**
@@ -14,18 +19,29 @@ import { useTempDir } from '../support/use-temp-dir.js';
  * as prompt templates often do: a value that differs on every run, which a rule normalises.
  */
 const coordinate: FrameworkRun<string> = async (fetch, baseURL) => {
-  const model = new ChatOpenAI({ model: 'scripted', apiKey: 'sk-test-not-a-key', maxRetries: 0, configuration: { baseURL, fetch } });
+  const model = new ChatOpenAI({
+    model: 'scripted',
+    apiKey: 'sk-test-not-a-key',
+    maxRetries: 0,
+    configuration: { baseURL, fetch },
+  });
   const subAgent = (name: string, role: string) =>
     tool(
       async ({ topic }: { topic: string }) => {
-        const answer = await model.invoke([new SystemMessage(`${role} Current time: ${new Date().toISOString()}.`), new HumanMessage(topic)]);
+        const answer = await model.invoke([
+          new SystemMessage(`${role} Current time: ${new Date().toISOString()}.`),
+          new HumanMessage(topic),
+        ]);
         return String(answer.content);
       },
       { name, description: role, schema: z.object({ topic: z.string() }) },
     );
   const tools = [subAgent('historian', 'You know history.'), subAgent('critic', 'You review books.')];
   const parent = model.bindTools(tools);
-  const messages: BaseMessage[] = [new SystemMessage('Answer with help from your tools.'), new HumanMessage('Tell me about Dune.')];
+  const messages: BaseMessage[] = [
+    new SystemMessage('Answer with help from your tools.'),
+    new HumanMessage('Tell me about Dune.'),
+  ];
   for (let step = 0; step < 3; step++) {
     const reply = (await parent.invoke(messages)) as AIMessage;
     messages.push(reply);
@@ -60,25 +76,46 @@ const script: AuthoredScript = {
   },
 };
 
-const normalise: readonly NormalisationRule[] = [{ replace: '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z', with: '<now>' }];
+const normalise: readonly NormalisationRule[] = [
+  { replace: '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z', with: '<now>' },
+];
 
 const dir = useTempDir('langchain-');
 
 describe('LangChain.js, tool sub-agents with a time in their prompt, no lineage in user code', () => {
   test('recorded with a normalisation rule (saved in meta.json), it replays 50 times with random delays and 0 failures', async () => {
-    const recorded = await recordFramework({ script, dir: dir.path, run: coordinate, seed: 31, normalise: { rules: normalise } });
+    const recorded = await recordFramework({
+      script,
+      dir: dir.path,
+      run: coordinate,
+      seed: 31,
+      normalise: { rules: normalise },
+    });
     expect(recorded.result).toBe('Dune (1965) is a classic.');
     expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/call_history', 'main/call_review']);
     expect(recorded.cassette.normalise).toEqual(normalise);
     expect(recorded.report.unusedRules).toEqual([]);
-    expect(JSON.stringify(recorded.cassette.calls['main/call_history']?.[0]?.request)).toContain('Current time: <now>.');
+    expect(JSON.stringify(recorded.cassette.calls['main/call_history']?.[0]?.request)).toContain(
+      'Current time: <now>.',
+    );
 
     // Replay reads the rule from meta.json: the test passes none.
-    await expectReplaysToGive('Dune (1965) is a classic.', { cassette: recorded.cassette, run: coordinate, times: 50, seed: 3000 });
+    await expectReplaysToGive('Dune (1965) is a classic.', {
+      cassette: recorded.cassette,
+      run: coordinate,
+      times: 50,
+      seed: 3000,
+    });
   });
 
   test('without the rule the replay fails with REQUEST_MISMATCH at the time, advising a normalisation rule', async () => {
-    const recorded = await recordFramework({ script, dir: dir.path, run: coordinate, seed: 32, normalise: { rules: normalise } });
+    const recorded = await recordFramework({
+      script,
+      dir: dir.path,
+      run: coordinate,
+      seed: 32,
+      normalise: { rules: normalise },
+    });
     const { normalise: _dropped, ...withoutRule } = recorded.cassette;
     const { failures } = await replayFramework({ cassette: withoutRule, run: coordinate, times: 1, seed: 4000 });
     expect(failures).toHaveLength(1);

@@ -52,8 +52,17 @@ describe('OpenAI Agents SDK, agents as tools, no lineage in user code', () => {
   test('recorded against the model server from a script keyed by derived lineages, it replays 50 times with random delays and 0 failures', async () => {
     const recorded = await recordFramework({ script, dir: dir.path, run: orchestrate, seed: 11 });
     expect(recorded.result).toBe('Done: 4, 700, and a haiku.');
-    expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/call_haiku', 'main/call_sum_large', 'main/call_sum_small']);
-    expect(recorded.served).toEqual(Object.entries(recorded.cassette.calls).map(([lineage, calls]) => ({ lineage, consumed: calls.length, total: calls.length })).sort((a, b) => (a.lineage < b.lineage ? -1 : 1)));
+    expect(Object.keys(recorded.cassette.calls).sort()).toEqual([
+      'main',
+      'main/call_haiku',
+      'main/call_sum_large',
+      'main/call_sum_small',
+    ]);
+    expect(recorded.served).toEqual(
+      Object.entries(recorded.cassette.calls)
+        .map(([lineage, calls]) => ({ lineage, consumed: calls.length, total: calls.length }))
+        .sort((a, b) => (a.lineage < b.lineage ? -1 : 1)),
+    );
     expect(recorded.report.ambiguities).toEqual([]);
     // Each child's recorded answer is its own: the poet never got a sum.
     const childCall = (lineage: string) => JSON.stringify(recorded.cassette.calls[lineage]?.[0]);
@@ -61,6 +70,11 @@ describe('OpenAI Agents SDK, agents as tools, no lineage in user code', () => {
     expect(childCall('main/call_haiku')).toContain('Waves fold');
     expect(childCall('main/call_sum_large')).toContain('300+400');
 
-    await expectReplaysToGive('Done: 4, 700, and a haiku.', { cassette: recorded.cassette, run: orchestrate, times: 50, seed: 1000 });
+    await expectReplaysToGive('Done: 4, 700, and a haiku.', {
+      cassette: recorded.cassette,
+      run: orchestrate,
+      times: 50,
+      seed: 1000,
+    });
   });
 });

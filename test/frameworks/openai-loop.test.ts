@@ -8,17 +8,26 @@ import { useTempDir } from '../support/use-temp-dir.js';
 
 const delegate: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'delegate', parameters: { type: 'object', properties: { task: { type: 'string' } }, required: ['task'] } },
+  function: {
+    name: 'delegate',
+    parameters: { type: 'object', properties: { task: { type: 'string' } }, required: ['task'] },
+  },
 };
 const lookup: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'lookup', parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] } },
+  function: {
+    name: 'lookup',
+    parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+  },
 };
 
 /** A user's own agent loop over the openai SDK: streams, runs tools concurrently, a `delegate` tool runs a child loop. */
 function agentLoop(client: OpenAI) {
   const loop = async (system: string, prompt: string, tools: ChatCompletionTool[]): Promise<string> => {
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, { role: 'user', content: prompt }];
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: prompt },
+    ];
     for (let step = 0; step < 4; step++) {
       const stream = await client.chat.completions.create({ model: 'scripted', messages, tools, stream: true });
       let text = '';
@@ -34,7 +43,15 @@ function agentLoop(client: OpenAI) {
         }
       }
       if (calls.length === 0) return text;
-      messages.push({ role: 'assistant', content: text, tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.args } })) });
+      messages.push({
+        role: 'assistant',
+        content: text,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.args },
+        })),
+      });
       const results = await Promise.all(
         calls.map(async (call) => {
           const args = JSON.parse(call.args) as { task?: string; key?: string };
@@ -66,7 +83,10 @@ const script: AuthoredScript = {
       },
       { text: 'Both reports are in.' },
     ],
-    'main/call_sales': [{ toolCalls: [{ id: 'call_sales_lookup', name: 'lookup', args: { key: 'sales' } }] }, { text: 'Sales are up.' }],
+    'main/call_sales': [
+      { toolCalls: [{ id: 'call_sales_lookup', name: 'lookup', args: { key: 'sales' } }] },
+      { text: 'Sales are up.' },
+    ],
     'main/call_costs': [{ text: 'Costs are flat.' }],
   },
 };
@@ -86,7 +106,12 @@ describe('a hand-written parent/child loop over the openai SDK', () => {
     expect(mainSecond).toContain('Sales are up.');
     expect(mainSecond).toContain('Costs are flat.');
 
-    await expectReplaysToGive('Both reports are in.', { cassette: recorded.cassette, run: orchestrate, times: 50, seed: 5000 });
+    await expectReplaysToGive('Both reports are in.', {
+      cassette: recorded.cassette,
+      run: orchestrate,
+      times: 50,
+      seed: 5000,
+    });
   });
 });
 
@@ -110,14 +135,30 @@ describe('a child two open tool calls match equally', () => {
     const recorded = await recordFramework({ script: twins, dir: dir.path, run: orchestrate, seed: 42 });
     expect(recorded.result).toBe('Done twice.');
     expect(recorded.report.ambiguities).toHaveLength(1);
-    expect(recorded.report.ambiguities[0]?.message).toMatch(/delegate call call_a of "main" and delegate call call_b of "main"[\s\S]*x-session-lineage/);
+    expect(recorded.report.ambiguities[0]?.message).toMatch(
+      /delegate call call_a of "main" and delegate call call_b of "main"[\s\S]*x-session-lineage/,
+    );
     expect(recorded.cassette.ambiguities).toEqual([
-      { lineage: 'main/call_a', candidates: [{ lineage: 'main', id: 'call_a', name: 'delegate' }, { lineage: 'main', id: 'call_b', name: 'delegate' }] },
+      {
+        lineage: 'main/call_a',
+        candidates: [
+          { lineage: 'main', id: 'call_a', name: 'delegate' },
+          { lineage: 'main', id: 'call_b', name: 'delegate' },
+        ],
+      },
     ]);
     let out = '';
-    const io = { stdout: (text: string) => void (out += text), stderr: () => undefined, env: { NO_COLOR: '1' }, cwd: dir.path, color: false };
+    const io = {
+      stdout: (text: string) => void (out += text),
+      stderr: () => undefined,
+      env: { NO_COLOR: '1' },
+      cwd: dir.path,
+      color: false,
+    };
     expect(await cli(['inspect', dir.path], io)).toBe(0);
-    expect(out).toContain('AMBIGUOUS_CHILD session "main/call_a" matched delegate call call_a of "main" and delegate call call_b of "main"');
+    expect(out).toContain(
+      'AMBIGUOUS_CHILD session "main/call_a" matched delegate call call_a of "main" and delegate call call_b of "main"',
+    );
     expect(out).toContain('Fix: give those calls different arguments');
   });
 });

@@ -19,7 +19,10 @@ async function askAgents(fetch: typeof globalThis.fetch, baseURL: string): Promi
     name: 'boss',
     instructions: 'Delegate.',
     model,
-    tools: [math.asTool({ toolName: 'ask_math', toolDescription: 'math' }), poet.asTool({ toolName: 'ask_poet', toolDescription: 'poems' })],
+    tools: [
+      math.asTool({ toolName: 'ask_math', toolDescription: 'math' }),
+      poet.asTool({ toolName: 'ask_poet', toolDescription: 'poems' }),
+    ],
   });
   return String((await run(boss, 'Add 2 and 2, then write a haiku.')).finalOutput);
 }
@@ -32,7 +35,12 @@ test('record keyless against nestcast model-server, then replay in CI', async ()
       scripts: {
         lineages: {
           main: [
-            { toolCalls: [{ id: 'call_sum', name: 'ask_math', args: { input: 'Add 2 and 2' } }, { id: 'call_poem', name: 'ask_poet', args: { input: 'A haiku on rain' } }] },
+            {
+              toolCalls: [
+                { id: 'call_sum', name: 'ask_math', args: { input: 'Add 2 and 2' } },
+                { id: 'call_poem', name: 'ask_poet', args: { input: 'A haiku on rain' } },
+              ],
+            },
             { text: '4, and a haiku.' },
           ],
           'main/call_sum': [{ text: '4' }],

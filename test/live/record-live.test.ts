@@ -12,7 +12,9 @@ import { loadCassette } from '../../toolkit/cassette/load-cassette.js';
  */
 const key = process.env['DEEPSEEK_API_KEY'];
 if (key === undefined || key === '') {
-  throw new Error('npm run test:live records against the real API: set DEEPSEEK_API_KEY (and DEEPSEEK_BASE_URL / DEEPSEEK_MODEL for another endpoint or model).');
+  throw new Error(
+    'npm run test:live records against the real API: set DEEPSEEK_API_KEY (and DEEPSEEK_BASE_URL / DEEPSEEK_MODEL for another endpoint or model).',
+  );
 }
 const baseUrl = process.env['DEEPSEEK_BASE_URL'] ?? 'https://api.deepseek.com';
 
@@ -34,14 +36,26 @@ describe(`scenarios recorded live against ${baseUrl}`, () => {
   for (const scenario of scenarios) {
     test(scenario.name, async () => {
       // The scenario's expectations name the script's words and tool-call ids: a real model picks its own.
-      const report = await runScenario(scenario, { mode: 'record', recordingsDir: recordings, baseUrl, env: process.env, checkExpectations: false });
+      const report = await runScenario(scenario, {
+        mode: 'record',
+        recordingsDir: recordings,
+        baseUrl,
+        env: process.env,
+        checkExpectations: false,
+      });
 
       expect(report.failures).toEqual([]);
       const cassette = await loadCassette(`${recordings}/${scenario.name}`);
       expect(cassette.calls['main']?.length ?? 0).toBeGreaterThan(0);
       expect(report.sessions).toBeGreaterThan(0);
-      if ((scenario.subagentTools ?? []).length > 0 && (scenario.providers ?? []).every((provider) => provider.kind !== 'acp' || provider.command === undefined)) {
-        expect(Object.keys(cassette.calls).length, 'the model was asked to delegate but no child called the model').toBeGreaterThan(1);
+      if (
+        (scenario.subagentTools ?? []).length > 0 &&
+        (scenario.providers ?? []).every((provider) => provider.kind !== 'acp' || provider.command === undefined)
+      ) {
+        expect(
+          Object.keys(cassette.calls).length,
+          'the model was asked to delegate but no child called the model',
+        ).toBeGreaterThan(1);
       }
     });
   }

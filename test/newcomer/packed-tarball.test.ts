@@ -12,7 +12,9 @@ import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
 // kinds, a scenario copied from the docs, recorded keyless, replayed by the CLI and by vitest.
 const REPO = process.cwd();
 const run = promisify(execFile);
-const repoVersions = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+const repoVersions = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
 
 /** The child sees no vitest worker of ours, no key, and no colour codes. */
 function newcomerEnv(): NodeJS.ProcessEnv {
@@ -26,19 +28,35 @@ function newcomerEnv(): NodeJS.ProcessEnv {
 
 async function sh(cwd: string, command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: { ...newcomerEnv(), ...extraEnv }, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, {
+      cwd,
+      env: { ...newcomerEnv(), ...extraEnv },
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout + stderr;
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? failed.message}`, { cause: error });
+    throw new Error(
+      `\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? failed.message}`,
+      { cause: error },
+    );
   }
 }
 
 /** dist/ is what gets packed; CI builds it first, a stale one here is rebuilt. */
 async function ensureFreshBuild(): Promise<void> {
   const built = await stat(join(REPO, 'dist', 'cli.js')).catch(() => undefined);
-  const sources = (await Promise.all(['harness', 'providers', 'toolkit'].map(async (dir) => (await listFiles(join(REPO, dir))).map((file) => join(dir, file))))).flat();
-  const newest = Math.max(...(await Promise.all(sources.map(async (file) => (await stat(join(REPO, file))).mtimeMs))), (await stat(join(REPO, 'package.json'))).mtimeMs);
+  const sources = (
+    await Promise.all(
+      ['harness', 'providers', 'toolkit'].map(async (dir) =>
+        (await listFiles(join(REPO, dir))).map((file) => join(dir, file)),
+      ),
+    )
+  ).flat();
+  const newest = Math.max(
+    ...(await Promise.all(sources.map(async (file) => (await stat(join(REPO, file))).mtimeMs))),
+    (await stat(join(REPO, 'package.json'))).mtimeMs,
+  );
   if (built === undefined || built.mtimeMs < newest) await sh(REPO, 'npm', ['run', 'build']);
 }
 
@@ -49,7 +67,9 @@ const projects: Record<'esm' | 'cjs', string> = { esm: '', cjs: '' };
 beforeAll(async () => {
   root = await makeTempDir('newcomer-');
   await ensureFreshBuild();
-  const packed = JSON.parse(await sh(REPO, 'npm', ['pack', '--json', '--pack-destination', root]).then((out) => out.slice(out.indexOf('[')))) as Array<{ filename: string }>;
+  const packed = JSON.parse(
+    await sh(REPO, 'npm', ['pack', '--json', '--pack-destination', root]).then((out) => out.slice(out.indexOf('['))),
+  ) as Array<{ filename: string }>;
   tarball = join(root, packed[0]?.filename ?? '');
   const scenario = await docSnippet(join(REPO, 'docs', 'scenarios.md'), 'scenarios/hello-child.scenario.ts');
   const vitestFile = await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/scenarios.test.ts');
@@ -59,13 +79,27 @@ beforeAll(async () => {
       projects[kind] = dir;
       await mkdir(join(dir, 'scenarios'), { recursive: true });
       await mkdir(join(dir, 'test'), { recursive: true });
-      const manifest = { name: `newcomer-${kind}`, version: '1.0.0', private: true, ...(kind === 'esm' ? { type: 'module' } : {}) };
+      const manifest = {
+        name: `newcomer-${kind}`,
+        version: '1.0.0',
+        private: true,
+        ...(kind === 'esm' ? { type: 'module' } : {}),
+      };
       await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
       await writeFile(join(dir, 'scenarios', 'hello-child.scenario.ts'), scenario);
       await writeFile(join(dir, 'test', 'scenarios.test.ts'), vitestFile);
       // From the npm cache that `npm ci` warmed, at this repository's own vitest version.
       const pinned = ['vitest', 'openai'].map((name) => `${name}@${repoVersions.devDependencies[name]}`);
-      await sh(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '-D', tarball, ...pinned]);
+      await sh(dir, 'npm', [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '-D',
+        tarball,
+        ...pinned,
+      ]);
     }),
   );
 }, 240_000);
@@ -79,14 +113,23 @@ describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the p
     const dir = projects[kind];
     expect(await sh(dir, 'npx', ['nestcast', 'record', 'hello-child'])).toContain('1 scenario passed');
     expect(await listFiles(join(dir, 'recordings', 'hello-child'))).toContain('meta.json');
-    expect(await sh(dir, 'npx', ['nestcast', 'run'])).toMatch(/✓ hello-child {2}2 sessions {2}3 model calls[\s\S]*1 scenario passed/);
+    expect(await sh(dir, 'npx', ['nestcast', 'run'])).toMatch(
+      /✓ hello-child {2}2 sessions {2}3 model calls[\s\S]*1 scenario passed/,
+    );
 
-    await writeFile(join(dir, 'test', 'weather.test.ts'), await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/weather.test.ts'));
+    await writeFile(
+      join(dir, 'test', 'weather.test.ts'),
+      await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/weather.test.ts'),
+    );
     // The "real API" is a loopback model server; the SDK takes its URL from OPENAI_BASE_URL.
     const api = await startModelServer({ scripts: { model: 'gpt-4o-mini', lineages: { main: [{ text: 'Sunny.' }] } } });
     try {
       const key = 'sk-newcomer-0123456789abcdef';
-      await sh(dir, 'npx', ['vitest', 'run', 'test/weather.test.ts'], { NESTCAST_RECORD: 'all', OPENAI_API_KEY: key, OPENAI_BASE_URL: api.url });
+      await sh(dir, 'npx', ['vitest', 'run', 'test/weather.test.ts'], {
+        NESTCAST_RECORD: 'all',
+        OPENAI_API_KEY: key,
+        OPENAI_BASE_URL: api.url,
+      });
       const cassette = join(dir, 'test', '__recordings__', 'the-assistant-answers-the-weather-question');
       const files = await listFiles(cassette);
       expect(files).toEqual(['calls/main.jsonl', 'meta.json']);
@@ -107,22 +150,38 @@ describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the p
 describe('the packed tarball', () => {
   it('ships the README and the docs beside dist, and says what it is about', async () => {
     const listed = (await sh(root, 'tar', ['tzf', tarball])).split('\n');
-    expect(listed).toEqual(expect.arrayContaining(['package/README.md', 'package/docs/vitest.md', 'package/docs/scenarios.md', 'package/dist/cli.js']));
-    const manifest = JSON.parse(await readFile(join(projects.esm, 'node_modules', 'nestcast', 'package.json'), 'utf8')) as { keywords?: string[] };
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'package/README.md',
+        'package/docs/vitest.md',
+        'package/docs/scenarios.md',
+        'package/dist/cli.js',
+      ]),
+    );
+    const manifest = JSON.parse(
+      await readFile(join(projects.esm, 'node_modules', 'nestcast', 'package.json'), 'utf8'),
+    ) as { keywords?: string[] };
     expect(manifest.keywords).toEqual(expect.arrayContaining(['vitest', 'record-replay']));
   });
 
   it('serves every subpath of "exports" with its types file, and at run time exactly the values docs/api.md lists', async () => {
     const installed = join(projects.esm, 'node_modules', 'nestcast');
-    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
-    for (const entry of Object.values(manifest.exports)) expect((await stat(join(installed, entry.types))).isFile()).toBe(true);
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string }>;
+    };
+    for (const entry of Object.values(manifest.exports))
+      expect((await stat(join(installed, entry.types))).isFile()).toBe(true);
     // nestcast/vitest extends vitest's `test` as it loads, so only vitest can load it: the vitest run above does.
     const plain = Object.keys(manifest.exports).filter((subpath) => subpath !== './vitest');
     const script = `const out = {}; for (const s of ${JSON.stringify(plain)}) out[s] = Object.keys(await import('nestcast' + s.slice(1))).sort(); console.log('EXPORTS ' + JSON.stringify(out));`;
-    const printed = (await sh(projects.esm, 'node', ['--input-type=module', '-e', script])).split('\n').find((line) => line.startsWith('EXPORTS ')) ?? '';
+    const printed =
+      (await sh(projects.esm, 'node', ['--input-type=module', '-e', script]))
+        .split('\n')
+        .find((line) => line.startsWith('EXPORTS ')) ?? '';
     const loaded = JSON.parse(printed.slice('EXPORTS '.length)) as Record<string, string[]>;
     const doc = await readFile(join(REPO, 'docs', 'api.md'), 'utf8');
     expect(Object.keys(loaded)).toEqual(plain);
-    for (const subpath of plain) expect(loaded[subpath], subpath).toEqual(valueNames(documentedNames(doc, subpath)).sort());
+    for (const subpath of plain)
+      expect(loaded[subpath], subpath).toEqual(valueNames(documentedNames(doc, subpath)).sort());
   });
 });

@@ -7,7 +7,11 @@ import { fuzzRuns } from '../../toolkit/arbitraries/fuzz-runs.js';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { frameStream } from '../../providers/acp/frame-stream.js';
 
-const frame = fc.record({ jsonrpc: fc.constant('2.0' as const), method: fc.constantFrom('session/update', 'x/y'), params: fc.record({ text: fc.string() }) });
+const frame = fc.record({
+  jsonrpc: fc.constant('2.0' as const),
+  method: fc.constantFrom('session/update', 'x/y'),
+  params: fc.record({ text: fc.string() }),
+});
 const junk = fc.oneof(
   fc.string().filter((text) => !text.includes('\n') && text.trim() !== '' && !isJsonObject(text)),
   fc.constant('[{"jsonrpc":"2.0","method":"batch"}]'),
@@ -29,7 +33,13 @@ async function readAll(stream: ReadableStream<AnyMessage>): Promise<AnyMessage[]
   return out;
 }
 
-const stdoutLines = fc.array(fc.oneof(frame.map((f) => ({ frame: f })), junk.map((j) => ({ junk: j }))), { maxLength: 30 });
+const stdoutLines = fc.array(
+  fc.oneof(
+    frame.map((f) => ({ frame: f })),
+    junk.map((j) => ({ junk: j })),
+  ),
+  { maxLength: 30 },
+);
 const chunkSizes = fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 10 });
 
 test.prop([stdoutLines, chunkSizes], { numRuns: fuzzRuns(200) })(

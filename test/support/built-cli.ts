@@ -70,10 +70,17 @@ export interface CliResult {
 }
 
 /** Runs `node dist/cli.js ...args` in `cwd` and collects what it printed and how it ended. */
-export function runBuiltCli(args: readonly string[], options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }): Promise<CliResult> & { readonly child: ChildProcess } {
+export function runBuiltCli(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv },
+): Promise<CliResult> & { readonly child: ChildProcess } {
   // Without the test runner's variables: under VITEST the CLI would not register its TypeScript loader.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: options.cwd, env: { ...inherited, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...inherited, NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

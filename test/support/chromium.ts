@@ -37,10 +37,18 @@ export async function launchSystemChromium(): Promise<SystemChromium> {
   try {
     await access(CHROMIUM);
   } catch (error) {
-    throw new Error(`${CHROMIUM} is missing: install the system package (apt-get install -y chromium); the browser tests never download one.`, { cause: error });
+    throw new Error(
+      `${CHROMIUM} is missing: install the system package (apt-get install -y chromium); the browser tests never download one.`,
+      { cause: error },
+    );
   }
   const profile = await makeTempDir('chromium-profile-');
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
   return {
     context,
     async open(url, viewport) {
@@ -49,7 +57,8 @@ export async function launchSystemChromium(): Promise<SystemChromium> {
       const problems: string[] = [];
       page.on('request', (request) => void requests.push(request.url()));
       page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+        if (message.type() === 'error' || message.type() === 'warning')
+          problems.push(`console ${message.type()}: ${message.text()}`);
       });
       page.on('pageerror', (error) => void problems.push(`uncaught: ${error.message}`));
       if (viewport) await page.setViewportSize(viewport);

@@ -49,7 +49,12 @@ export async function recordFramework<T>(options: {
     });
     const result = await options.run(recording, `${server.url}/v1`);
     await recording.save(options.dir);
-    return { result, cassette: await loadCassette(options.dir), report: recording.report(), served: server.report().sessions };
+    return {
+      result,
+      cassette: await loadCassette(options.dir),
+      report: recording.report(),
+      served: server.report().sessions,
+    };
   } finally {
     await server.close();
   }
@@ -64,13 +69,17 @@ export interface ReplayFrameworkOptions<T> {
 }
 
 /** Replays `times` runs from one cassette, each with its own jitter seed; returns what each run produced and its failures. */
-export async function replayFramework<T>(options: ReplayFrameworkOptions<T>): Promise<{ results: T[]; failures: string[] }> {
+export async function replayFramework<T>(
+  options: ReplayFrameworkOptions<T>,
+): Promise<{ results: T[]; failures: string[] }> {
   const results: T[] = [];
   const failures: string[] = [];
   for (let i = 0; i < options.times; i++) {
     const replay = createReplayingFetch(options.cassette, options.normalise ? { normalise: options.normalise } : {});
     try {
-      results.push(await options.run(jitteringFetch(replay, seededRandom(options.seed + i)), 'http://model.nestcast.invalid/v1'));
+      results.push(
+        await options.run(jitteringFetch(replay, seededRandom(options.seed + i)), 'http://model.nestcast.invalid/v1'),
+      );
       replay.assertConsumed();
     } catch (error) {
       failures.push(`replay ${i} (seed ${options.seed + i}): ${(error as Error).message}`);

@@ -5,9 +5,15 @@ describe('loopback server', () => {
   it('records method, path, headers and body of each request', async () => {
     const server = await startLoopbackServer(scriptedResponse([write('data: 1\n\n')]));
     try {
-      const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', headers: { 'x-probe': 'yes' }, body: '{"a":1}' });
+      const response = await fetch(`${server.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'x-probe': 'yes' },
+        body: '{"a":1}',
+      });
       expect(await response.text()).toBe('data: 1\n\n');
-      expect(server.requests).toMatchObject([{ method: 'POST', path: '/chat/completions', headers: { 'x-probe': 'yes' }, body: '{"a":1}' }]);
+      expect(server.requests).toMatchObject([
+        { method: 'POST', path: '/chat/completions', headers: { 'x-probe': 'yes' }, body: '{"a":1}' },
+      ]);
     } finally {
       await server.close();
     }

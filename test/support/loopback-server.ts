@@ -34,7 +34,9 @@ export async function startLoopbackServer(handler: LoopbackHandler): Promise<Loo
         path: req.url ?? '',
         headers: req.headers,
         body,
-        outcome: new Promise((resolve) => res.once('close', () => resolve(res.writableFinished ? 'completed' : 'closed-early'))),
+        outcome: new Promise((resolve) =>
+          res.once('close', () => resolve(res.writableFinished ? 'completed' : 'closed-early')),
+        ),
       };
       requests.push(request);
       try {
@@ -55,7 +57,12 @@ export type ResponseStep =
   | { readonly kind: 'wait'; readonly ms: number }
   | { readonly kind: 'end' }
   | { readonly kind: 'destroy' }
-  | { readonly kind: 'reply'; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
+  | {
+      readonly kind: 'reply';
+      readonly status: number;
+      readonly body: string;
+      readonly headers?: Readonly<Record<string, string>>;
+    };
 
 export const write = (text: string): ResponseStep => ({ kind: 'write', text });
 /** Pauses the script; cut short when the connection closes. */

@@ -32,5 +32,13 @@ export function toolCallChunk(index: number, call: { id?: string; name?: string;
 }
 
 export function usageChunk(promptTokens: number, completionTokens: number): object {
-  return { ...base, choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+  return {
+    ...base,
+    choices: [],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+  };
 }

@@ -24,11 +24,17 @@ export function readRoot(file: string, text: string): RootReading {
   for (const statement of source.statements) {
     const where = `${file}:${source.getLineAndCharacterOfPosition(statement.getStart()).line + 1}`;
     const clause = ts.isExportDeclaration(statement) ? statement.exportClause : undefined;
-    if (!ts.isExportDeclaration(statement) || statement.moduleSpecifier === undefined || clause === undefined || !ts.isNamedExports(clause)) {
+    if (
+      !ts.isExportDeclaration(statement) ||
+      statement.moduleSpecifier === undefined ||
+      clause === undefined ||
+      !ts.isNamedExports(clause)
+    ) {
       problems.push(`${where}: ${statement.getText(source).split('\n')[0]} (a root lists named re-exports only)`);
       continue;
     }
-    for (const element of clause.elements) names.push(`${statement.isTypeOnly || element.isTypeOnly ? 'type ' : ''}${element.name.text}`);
+    for (const element of clause.elements)
+      names.push(`${statement.isTypeOnly || element.isTypeOnly ? 'type ' : ''}${element.name.text}`);
   }
   return { names, problems };
 }
@@ -42,5 +48,7 @@ export function valueNames(names: readonly string[]): string[] {
 export function documentedNames(doc: string, subpath: string): string[] {
   const section = doc.split(/^## /m).find((text) => text.startsWith(`\`nestcast/${subpath.slice(2)}\``)) ?? '';
   const items = section.split('\n').filter((line) => /^(- | {2})/.test(line));
-  return items.flatMap((line) => [...line.matchAll(/`((?:type )?[A-Za-z_$][\w$]*)`/g)].map((match) => match[1] as string));
+  return items.flatMap((line) =>
+    [...line.matchAll(/`((?:type )?[A-Za-z_$][\w$]*)`/g)].map((match) => match[1] as string),
+  );
 }

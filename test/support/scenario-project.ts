@@ -12,7 +12,8 @@ export async function makeScenarioProject(files: Readonly<Record<string, string>
   await mkdir(join(root, 'scenarios'), { recursive: true });
   await writeFile(join(root, 'package.json'), '{"type":"module"}\n');
   await symlink(join(process.cwd(), 'node_modules'), join(root, 'node_modules'), 'dir');
-  for (const [name, text] of Object.entries(files)) await writeFile(join(root, 'scenarios', `${name}.scenario.ts`), text);
+  for (const [name, text] of Object.entries(files))
+    await writeFile(join(root, 'scenarios', `${name}.scenario.ts`), text);
   return root;
 }
 

@@ -24,7 +24,9 @@ describe('the scripted runtime fixture', () => {
     const turn = agent.run('two');
     await fx.streamed('main', 'second, partial');
     const stale = fx.streamed('main', 'first answer').then(() => 'resolved');
-    expect(await Promise.race([stale, new Promise((resolve) => setImmediate(() => resolve('pending')))])).toBe('pending');
+    expect(await Promise.race([stale, new Promise((resolve) => setImmediate(() => resolve('pending')))])).toBe(
+      'pending',
+    );
     agent.abort('enough');
     expect(await turn).toMatchObject({ reason: 'aborted', output: 'second, partial' });
     await fx.close();
@@ -32,7 +34,16 @@ describe('the scripted runtime fixture', () => {
 
   it('fails teardown when a session log under its root breaks an invariant', async () => {
     const fx = await createScriptedRuntime();
-    const header = { type: 'session', version: 1, id: 'bad', createdAt: 1, cwd: '/', lineage: 'main', origin: 'user', delegationDepth: 0 };
+    const header = {
+      type: 'session',
+      version: 1,
+      id: 'bad',
+      createdAt: 1,
+      cwd: '/',
+      lineage: 'main',
+      origin: 'user',
+      delegationDepth: 0,
+    };
     const openTurn = { seq: 0, time: 1, type: 'turn/start', data: { turn: 1 } };
     await writeFile(join(fx.sessionsRoot, 'bad.jsonl'), `${JSON.stringify(header)}\n${JSON.stringify(openTurn)}\n`);
     await expect(fx.close()).rejects.toThrow(/finished-closed/);

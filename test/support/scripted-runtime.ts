@@ -14,7 +14,12 @@ import { startModelServer, type ModelServer } from '../../toolkit/model-server/m
 
 /** One scripted model response, served to the next call of a lineage. */
 export type ScriptedReply =
-  | { readonly kind: 'say'; readonly text: string; readonly reasoning?: string; readonly finish?: 'stop' | 'length' | 'content_filter' }
+  | {
+      readonly kind: 'say';
+      readonly text: string;
+      readonly reasoning?: string;
+      readonly finish?: 'stop' | 'length' | 'content_filter';
+    }
   | { readonly kind: 'tools'; readonly calls: readonly ScriptedToolCall[]; readonly text?: string }
   /** Streams `text` (maybe empty), then holds the response open until the client goes away. */
   | { readonly kind: 'hang'; readonly text: string }
@@ -26,12 +31,18 @@ export interface ScriptedToolCall {
   readonly args: unknown;
 }
 
-export const say = (text: string, options: { reasoning?: string; finish?: 'stop' | 'length' | 'content_filter' } = {}): ScriptedReply => ({
+export const say = (
+  text: string,
+  options: { reasoning?: string; finish?: 'stop' | 'length' | 'content_filter' } = {},
+): ScriptedReply => ({
   kind: 'say',
   text,
   ...options,
 });
-export const callTool = (id: string, name: string, args: unknown): ScriptedReply => ({ kind: 'tools', calls: [{ id, name, args }] });
+export const callTool = (id: string, name: string, args: unknown): ScriptedReply => ({
+  kind: 'tools',
+  calls: [{ id, name, args }],
+});
 export const callTools = (...calls: ScriptedToolCall[]): ScriptedReply => ({ kind: 'tools', calls });
 export const hang = (text = ''): ScriptedReply => ({ kind: 'hang', text });
 export const httpError = (status: number, message = 'scripted failure'): ScriptedReply => ({
@@ -43,8 +54,19 @@ export const httpError = (status: number, message = 'scripted failure'): Scripte
 /** A chat-completions request body as the scripted model server received it. */
 export interface ModelRequestBody {
   readonly model: string;
-  readonly messages: readonly { readonly role: string; readonly content?: string | null; readonly tool_calls?: unknown[]; readonly tool_call_id?: string }[];
-  readonly tools?: readonly { readonly function: { readonly name: string; readonly description: string; readonly parameters: Record<string, unknown> } }[];
+  readonly messages: readonly {
+    readonly role: string;
+    readonly content?: string | null;
+    readonly tool_calls?: unknown[];
+    readonly tool_call_id?: string;
+  }[];
+  readonly tools?: readonly {
+    readonly function: {
+      readonly name: string;
+      readonly description: string;
+      readonly parameters: Record<string, unknown>;
+    };
+  }[];
 }
 
 export interface ScriptedRuntime {
@@ -71,8 +93,12 @@ const MODEL = 'scripted-model';
  * to the toolkit's model server, which answers each session from its own script, keyed by the
  * `x-session-lineage` header.
  */
-export async function createScriptedRuntime(scripts: Readonly<Record<string, readonly ScriptedReply[]>> = {}): Promise<ScriptedRuntime> {
-  const lineages = Object.fromEntries(Object.entries(scripts).map(([lineage, replies]) => [lineage, replies.map(authoredTurn)]));
+export async function createScriptedRuntime(
+  scripts: Readonly<Record<string, readonly ScriptedReply[]>> = {},
+): Promise<ScriptedRuntime> {
+  const lineages = Object.fromEntries(
+    Object.entries(scripts).map(([lineage, replies]) => [lineage, replies.map(authoredTurn)]),
+  );
   // No pause between events: the fixture's tests act on what arrived, never on timing.
   const server = await startModelServer({ scripts: { model: MODEL, lineages }, eventDelay: 0 });
   const sessionsRoot = await mkdtemp(join(tmpdir(), 'nestcast-seam-'));
@@ -80,7 +106,17 @@ export async function createScriptedRuntime(scripts: Readonly<Record<string, rea
   const runtime = new Runtime({ sessionsRoot, logger });
   const tap = new ModelStreamTap();
   const streams = new StreamText(tap, server);
-  runtime.llm.register(tap.wrap(createOpenAICompatibleAdapter({ name: 'scripted', baseUrl: server.url, model: MODEL, env: {}, idleTimeoutMs: 10_000 })));
+  runtime.llm.register(
+    tap.wrap(
+      createOpenAICompatibleAdapter({
+        name: 'scripted',
+        baseUrl: server.url,
+        model: MODEL,
+        env: {},
+        idleTimeoutMs: 10_000,
+      }),
+    ),
+  );
 
   return {
     runtime,
@@ -100,7 +136,8 @@ export async function createScriptedRuntime(scripts: Readonly<Record<string, rea
         await runtime.dispose();
         const problems = await invariantProblems(runtime);
         const unscripted = unscriptedCalls(server);
-        if (unscripted.length > 0) problems.push(`the model was called without a scripted reply: ${unscripted.join(', ')}`);
+        if (unscripted.length > 0)
+          problems.push(`the model was called without a scripted reply: ${unscripted.join(', ')}`);
         if (problems.length > 0) throw new Error(`scripted runtime teardown found problems:\n${problems.join('\n')}`);
       } finally {
         streams.stop();
@@ -114,7 +151,11 @@ export async function createScriptedRuntime(scripts: Readonly<Record<string, rea
 function authoredTurn(reply: ScriptedReply): AuthoredTurn {
   switch (reply.kind) {
     case 'say':
-      return { text: reply.text, ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }), ...(reply.finish === undefined ? {} : { finish: reply.finish }) };
+      return {
+        text: reply.text,
+        ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }),
+        ...(reply.finish === undefined ? {} : { finish: reply.finish }),
+      };
     case 'tools':
       return {
         ...(reply.text === undefined ? {} : { text: reply.text }),
@@ -133,7 +174,10 @@ function authoredTurn(reply: ScriptedReply): AuthoredTurn {
  */
 function unscriptedCalls(server: ModelServer): string[] {
   return server.report().sessions.flatMap(({ lineage, total }) =>
-    server.requests(lineage).slice(total).map((_body, index) => `${lineage} call #${total + index + 1}`),
+    server
+      .requests(lineage)
+      .slice(total)
+      .map((_body, index) => `${lineage} call #${total + index + 1}`),
   );
 }
 
@@ -142,7 +186,9 @@ async function invariantProblems(runtime: Runtime): Promise<string[]> {
   for (const path of await runtime.sessions.list()) {
     const log = parseSessionLog(await readFile(path, 'utf8'), path);
     for (const violation of checkInvariants(log, { finished: true })) {
-      problems.push(`${log.header.lineage} (${path}) seq ${String(violation.seq)} [${violation.rule}]: ${violation.message}`);
+      problems.push(
+        `${log.header.lineage} (${path}) seq ${String(violation.seq)} [${violation.rule}]: ${violation.message}`,
+      );
     }
   }
   return problems;

@@ -12,7 +12,8 @@ export function useTempDir(prefix: string): { readonly path: string } {
   });
   return {
     get path(): string {
-      if (path === undefined) throw new Error(`useTempDir('${prefix}'): the dir exists only while the file's tests run`);
+      if (path === undefined)
+        throw new Error(`useTempDir('${prefix}'): the dir exists only while the file's tests run`);
       return path;
     },
   };

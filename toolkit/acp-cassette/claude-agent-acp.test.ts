@@ -15,10 +15,22 @@ test('a real third-party agent (claude-agent-acp) recorded at the protocol level
   const player = new ProtocolReplay(exchanges, { recordHint: HINT, location: RECORDING });
   const h = await startParent();
   context.onTestFinished(() => h.close());
-  await h.loadFixtureProvider('echo-agent.mjs', { command: join(h.scratch, 'claude-agent-acp-not-installed'), args: [], channel: player.channel });
-  const run = await h.subagents.start('acp', { prompt: 'Say hello.', parent: h.parent, signal: new AbortController().signal });
+  await h.loadFixtureProvider('echo-agent.mjs', {
+    command: join(h.scratch, 'claude-agent-acp-not-installed'),
+    args: [],
+    channel: player.channel,
+  });
+  const run = await h.subagents.start('acp', {
+    prompt: 'Say hello.',
+    parent: h.parent,
+    signal: new AbortController().signal,
+  });
   run.cancel('recorded: cancel right after the prompt');
-  expect(await run.result).toEqual({ output: '', stopReason: 'aborted', diagnostic: 'cancelled: recorded: cancel right after the prompt' });
+  expect(await run.result).toEqual({
+    output: '',
+    stopReason: 'aborted',
+    diagnostic: 'cancelled: recorded: cancel right after the prompt',
+  });
   await run.dispose();
   expect(player.failures()).toEqual([]);
 });

@@ -35,7 +35,12 @@ export const exchangeSchema: JsonSchema = {
               message: { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' } } },
             },
           },
-          { type: 'object', additionalProperties: false, required: ['from', 'delayMs', 'exit'], properties: { from: { const: 'agent' }, delayMs, exit } },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['from', 'delayMs', 'exit'],
+            properties: { from: { const: 'agent' }, delayMs, exit },
+          },
         ],
       },
     },

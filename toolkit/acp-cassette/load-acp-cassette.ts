@@ -14,11 +14,18 @@ export async function loadAcpCassette(recordingDir: string, recordHint: string):
     try {
       value = JSON.parse(await readFile(path, 'utf8'));
     } catch (error) {
-      throw new AcpCassetteError('ACP_CASSETTE_INVALID', `${path} is not valid JSON (${(error as Error).message}); restore it or re-record with \`${recordHint}\``, { cause: error });
+      throw new AcpCassetteError(
+        'ACP_CASSETTE_INVALID',
+        `${path} is not valid JSON (${(error as Error).message}); restore it or re-record with \`${recordHint}\``,
+        { cause: error },
+      );
     }
     const checked = checkExchange(value);
     if (!checked.ok) {
-      throw new AcpCassetteError('ACP_CASSETTE_INVALID', `${path} is not an ACP exchange: ${checked.problem}; restore it or re-record with \`${recordHint}\``);
+      throw new AcpCassetteError(
+        'ACP_CASSETTE_INVALID',
+        `${path} is not an ACP exchange: ${checked.problem}; restore it or re-record with \`${recordHint}\``,
+      );
     }
     exchanges.set(checked.value.lineage, checked.value);
   }

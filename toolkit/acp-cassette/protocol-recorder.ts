@@ -2,7 +2,13 @@ import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import type { AcpChannel, ChildExit, OpenAcpChannel } from '../../providers/acp/index.js';
 import { spawnAcpChild } from '../../providers/acp/index.js';
 import { toPlaceholders } from './run-paths.js';
-import { ACP_EXCHANGE_FORMAT, ACP_EXCHANGE_VERSION, type AcpExchange, type ExchangeEntry, type RecordedExit } from './types.js';
+import {
+  ACP_EXCHANGE_FORMAT,
+  ACP_EXCHANGE_VERSION,
+  type AcpExchange,
+  type ExchangeEntry,
+  type RecordedExit,
+} from './types.js';
 
 /**
  * Records ACP children at the protocol level: each run's child is spawned as usual, and every
@@ -25,7 +31,11 @@ export class ProtocolRecorder {
       return ms;
     };
     const inner = spawnAcpChild(spec, logger, (direction, message) => {
-      entries.push({ from: direction === 'out' ? 'client' : 'agent', delayMs: delay(), message: toPlaceholders(message as unknown as Record<string, unknown>, paths) });
+      entries.push({
+        from: direction === 'out' ? 'client' : 'agent',
+        delayMs: delay(),
+        message: toPlaceholders(message as unknown as Record<string, unknown>, paths),
+      });
     });
     let tearingDown = false;
     void inner.exited.then((exit) => {
@@ -52,7 +62,9 @@ export class ProtocolRecorder {
             format: ACP_EXCHANGE_FORMAT,
             version: ACP_EXCHANGE_VERSION,
             lineage: spec.lineage,
-            command: [spec.command, ...spec.args].map((part) => toPlaceholders(part, paths).split(`${process.cwd()}/`).join('')),
+            command: [spec.command, ...spec.args].map((part) =>
+              toPlaceholders(part, paths).split(`${process.cwd()}/`).join(''),
+            ),
             entries,
             ...(tearingDown ? { teardownExit: recordedExit(ended.exit) } : {}),
             stderrTail: toPlaceholders([...inner.stderrTail()], paths),

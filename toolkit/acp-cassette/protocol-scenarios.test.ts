@@ -10,21 +10,36 @@ async function scenario(name: string): Promise<ScenarioDefinition> {
 }
 
 /** The scenario with its ACP provider changed by `change`. */
-function withProvider(definition: ScenarioDefinition, change: Partial<Extract<ScenarioProvider, { kind: 'acp' }>>): ScenarioDefinition {
-  return { ...definition, providers: (definition.providers ?? []).map((provider) => (provider.kind === 'acp' ? { ...provider, ...change } : provider)) };
+function withProvider(
+  definition: ScenarioDefinition,
+  change: Partial<Extract<ScenarioProvider, { kind: 'acp' }>>,
+): ScenarioDefinition {
+  return {
+    ...definition,
+    providers: (definition.providers ?? []).map((provider) =>
+      provider.kind === 'acp' ? { ...provider, ...change } : provider,
+    ),
+  };
 }
 
 describe.concurrent('scenarios with a protocol-cassette ACP child', () => {
   test('acp-python-child replays from its committed recording with its command gone from the system', async () => {
-    const report = await runScenario(withProvider(await scenario('acp-python-child'), { command: '/no/such/dir/python3' }), { mode: 'replay' });
+    const report = await runScenario(
+      withProvider(await scenario('acp-python-child'), { command: '/no/such/dir/python3' }),
+      { mode: 'replay' },
+    );
     expect(report.failures).toEqual([]);
     expect(report.passed).toBe(true);
   });
 
   test('a client that answers the recorded permission request otherwise fails the scenario at the first divergence', async () => {
-    const report = await runScenario(withProvider(await scenario('acp-python-permission'), { permission: 'reject' }), { mode: 'replay' });
+    const report = await runScenario(withProvider(await scenario('acp-python-permission'), { permission: 'reject' }), {
+      mode: 'replay',
+    });
     expect(report.passed).toBe(false);
     expect(report.failures.map((failure) => failure.code)).toContain('ACP_REQUEST_MISMATCH');
-    expect(report.failures.find((failure) => failure.code === 'ACP_REQUEST_MISMATCH')?.message).toMatch(/acp\/main\/call_py\.json\) does not match the recording at result\.outcome/);
+    expect(report.failures.find((failure) => failure.code === 'ACP_REQUEST_MISMATCH')?.message).toMatch(
+      /acp\/main\/call_py\.json\) does not match the recording at result\.outcome/,
+    );
   });
 });

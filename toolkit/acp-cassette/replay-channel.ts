@@ -73,7 +73,12 @@ interface ReplayHooks {
   progress(consumedClientFrames: number, totalClientFrames: number): void;
 }
 
-function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: ProtocolReplayOptions, hooks: ReplayHooks): AcpChannel {
+function replayExchange(
+  exchange: AcpExchange,
+  spec: ChannelSpec,
+  options: ProtocolReplayOptions,
+  hooks: ReplayHooks,
+): AcpChannel {
   const paths: RunPaths = { cwd: spec.cwd, sessionsRoot: spec.env[CHILD_ENV.sessionsRoot] };
   const timing = options.timing ?? 'instant';
   const file = `${options.location}/${exchangeFile(exchange.lineage)}`;
@@ -125,7 +130,8 @@ function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: Proto
         cursor += 1;
         // A live exit can be seen before the child's last frames are read from the pipe; it takes
         // effect once the agent frames recorded after it are played, as the pipe drains first.
-        if ('exit' in entry) pendingExit = { code: entry.exit.code, signal: entry.exit.signal as NodeJS.Signals | null };
+        if ('exit' in entry)
+          pendingExit = { code: entry.exit.code, signal: entry.exit.signal as NodeJS.Signals | null };
         else if (!readableDone) controller.enqueue(fromPlaceholders(entry.message, paths) as unknown as AnyMessage);
       }
       if (pendingExit !== undefined && !stop.signal.aborted) {
@@ -141,7 +147,8 @@ function replayExchange(exchange: AcpExchange, spec: ChannelSpec, options: Proto
       wakeWaiters();
     }
   };
-  const agentTurn = (): boolean => !stop.signal.aborted && cursor < entries.length && (entries[cursor] as ExchangeEntry).from === 'agent';
+  const agentTurn = (): boolean =>
+    !stop.signal.aborted && cursor < entries.length && (entries[cursor] as ExchangeEntry).from === 'agent';
 
   const readable = new ReadableStream<AnyMessage>({
     start(c) {

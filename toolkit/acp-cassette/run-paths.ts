@@ -30,7 +30,13 @@ function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, map)) as T;
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: mapStrings(item, map), enumerable: true, writable: true, configurable: true });
+    for (const [key, item] of Object.entries(value))
+      Object.defineProperty(out, key, {
+        value: mapStrings(item, map),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out as T;
   }
   return value;

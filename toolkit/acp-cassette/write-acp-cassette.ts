@@ -25,7 +25,11 @@ export function exchangeText(exchange: AcpExchange): string {
  * The one write path of protocol cassettes: every file is scanned for every secret before any is
  * written, then each is written atomically and files of lineages no longer recorded are removed.
  */
-export async function writeAcpCassette(recordingDir: string, exchanges: readonly AcpExchange[], options: { readonly secrets?: readonly Secret[] } = {}): Promise<string[]> {
+export async function writeAcpCassette(
+  recordingDir: string,
+  exchanges: readonly AcpExchange[],
+  options: { readonly secrets?: readonly Secret[] } = {},
+): Promise<string[]> {
   const files = refuseSecrets(recordingDir, exchanges, options.secrets ?? []);
   for (const file of files) {
     const target = join(recordingDir, file.path);
@@ -43,13 +47,24 @@ export async function writeAcpCassette(recordingDir: string, exchanges: readonly
  * The files `writeAcpCassette` would write, after the scan; throws SECRET_IN_RECORDING instead.
  * Callers saving other files too run it first, so a hit leaves nothing written anywhere.
  */
-export function refuseSecrets(recordingDir: string, exchanges: readonly AcpExchange[], secrets: readonly Secret[]): { path: string; text: string; lineage: string }[] {
-  const files = exchanges.map((exchange) => ({ path: exchangeFile(exchange.lineage), text: exchangeText(exchange), lineage: exchange.lineage }));
+export function refuseSecrets(
+  recordingDir: string,
+  exchanges: readonly AcpExchange[],
+  secrets: readonly Secret[],
+): { path: string; text: string; lineage: string }[] {
+  const files = exchanges.map((exchange) => ({
+    path: exchangeFile(exchange.lineage),
+    text: exchangeText(exchange),
+    lineage: exchange.lineage,
+  }));
   const hit = findSecret(
     files.flatMap((file, i) => {
       const where = `ACP exchange of "${file.lineage}" (${file.path})`;
       const streamed = streamedText(exchanges[i] as AcpExchange);
-      return [{ where, text: file.text }, { where: `${where}, its streamed text reassembled`, text: streamed }];
+      return [
+        { where, text: file.text },
+        { where: `${where}, its streamed text reassembled`, text: streamed },
+      ];
     }),
     // The one scan's known secrets: these, the headers and key-like variables this process has seen, its environment's.
     knownSecrets(secrets),
@@ -69,7 +84,8 @@ function streamedText(exchange: AcpExchange): string {
   const joined = new Map<string, string>();
   for (const entry of exchange.entries) {
     if (!('message' in entry) || entry.message['method'] !== 'session/update') continue;
-    const params = entry.message['params'] as { sessionId?: string; update?: { sessionUpdate?: string; content?: { text?: unknown } } } | undefined;
+    const params = entry.message['params'] as
+      { sessionId?: string; update?: { sessionUpdate?: string; content?: { text?: unknown } } } | undefined;
     const text = params?.update?.content?.text;
     if (typeof text !== 'string') continue;
     const key = `${params?.sessionId ?? ''}/${params?.update?.sessionUpdate ?? ''}`;

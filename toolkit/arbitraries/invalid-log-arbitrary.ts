@@ -17,16 +17,28 @@ type Raw = Record<string, unknown>;
 type Events = Raw[];
 
 /** Breaks `log` in the way of one rule, choosing among candidate spots with `pick`; null when the log has no such spot. */
-type Mutation = (log: SessionLog, pick: number) => { readonly mutation: string; readonly header?: Raw; readonly events?: Events; readonly options?: InvariantOptions } | null;
+type Mutation = (
+  log: SessionLog,
+  pick: number,
+) => {
+  readonly mutation: string;
+  readonly header?: Raw;
+  readonly events?: Events;
+  readonly options?: InvariantOptions;
+} | null;
 
-const copy = (events: readonly SessionEvent[]): Events => events.map((event) => structuredClone(event) as unknown as Raw);
+const copy = (events: readonly SessionEvent[]): Events =>
+  events.map((event) => structuredClone(event) as unknown as Raw);
 const choose = <T>(items: readonly T[], pick: number): T | undefined => items[pick % Math.max(1, items.length)];
 const indexesOf = (events: readonly SessionEvent[], type: SessionEvent['type']): number[] =>
   events.flatMap((event, index) => (event.type === type ? [index] : []));
 
 /** Inserts `event` at `at`, renumbering seqs and giving it its predecessor's time, so only its content is wrong. */
 function insertAt(events: Events, at: number, event: { type: string; data: unknown }): Events {
-  const time = (events[at - 1]?.['time'] as number | undefined) ?? (events[at]?.['time'] as number | undefined) ?? 1_700_000_000_000;
+  const time =
+    (events[at - 1]?.['time'] as number | undefined) ??
+    (events[at]?.['time'] as number | undefined) ??
+    1_700_000_000_000;
   const out = [...events.slice(0, at), { seq: at, time, ...event }, ...events.slice(at)];
   return out.map((entry, seq) => ({ ...entry, seq }));
 }
@@ -58,7 +70,10 @@ const MUTATIONS: Record<InvariantRule, Mutation> = {
   header: (log) => ({ mutation: 'header.version set to 2', header: { ...log.header, version: 2 } }),
   'event-shape': (log, pick) => {
     const at = pick % (log.events.length + 1);
-    return { mutation: `malformed user/message (content: 42) inserted at ${at}`, events: insertAt(copy(log.events), at, { type: 'user/message', data: { content: 42 } }) };
+    return {
+      mutation: `malformed user/message (content: 42) inserted at ${at}`,
+      events: insertAt(copy(log.events), at, { type: 'user/message', data: { content: 42 } }),
+    };
   },
   'seq-contiguous': (log, pick) => {
     const events = copy(log.events);
@@ -82,18 +97,29 @@ const MUTATIONS: Record<InvariantRule, Mutation> = {
     const last = log.events[starts.at(-1) ?? -1];
     if (last?.type !== 'turn/start') return null;
     const turn = last.data.turn;
-    return { mutation: `last turn ${turn} renumbered ${turn + 1}`, events: renumber(copy(log.events), (data) => data['turn'] === turn, 'turn', turn + 1) };
+    return {
+      mutation: `last turn ${turn} renumbered ${turn + 1}`,
+      events: renumber(copy(log.events), (data) => data['turn'] === turn, 'turn', turn + 1),
+    };
   },
   'turn-nesting': (log, pick) => {
     const at = choose(betweenTurns(log.events), pick) ?? 0;
-    return { mutation: `stray turn/end inserted at ${at}`, events: insertAt(copy(log.events), at, { type: 'turn/end', data: { turn: 1, reason: 'completed' } }) };
+    return {
+      mutation: `stray turn/end inserted at ${at}`,
+      events: insertAt(copy(log.events), at, { type: 'turn/end', data: { turn: 1, reason: 'completed' } }),
+    };
   },
   'step-numbering': (log) => {
     const steps = indexesOf(log.events, 'step/start');
     const last = log.events[steps.at(-1) ?? -1];
     if (last?.type !== 'step/start') return null;
     const { turn, step } = last.data;
-    const events = renumber(copy(log.events), (data) => data['turn'] === turn && data['step'] === step, 'step', step + 1);
+    const events = renumber(
+      copy(log.events),
+      (data) => data['turn'] === turn && data['step'] === step,
+      'step',
+      step + 1,
+    );
     return { mutation: `last step ${turn}.${step} renumbered ${step + 1}`, events };
   },
   'step-closed': (log, pick) => {
@@ -103,20 +129,37 @@ const MUTATIONS: Record<InvariantRule, Mutation> = {
     });
     const at = choose(candidates, pick);
     if (at === undefined) return null;
-    return { mutation: `step/end at ${at} removed`, events: copy(log.events).filter((_, index) => index !== at).map((event, seq) => ({ ...event, seq })) };
+    return {
+      mutation: `step/end at ${at} removed`,
+      events: copy(log.events)
+        .filter((_, index) => index !== at)
+        .map((event, seq) => ({ ...event, seq })),
+    };
   },
   'event-scope': (log, pick) => {
     const at = choose(betweenTurns(log.events), pick) ?? 0;
-    const message = { type: 'assistant/message', data: { turn: 1, step: 1, content: [{ type: 'text', text: 'out of scope' }] } };
-    return { mutation: `assistant/message outside any turn inserted at ${at}`, events: insertAt(copy(log.events), at, message) };
+    const message = {
+      type: 'assistant/message',
+      data: { turn: 1, step: 1, content: [{ type: 'text', text: 'out of scope' }] },
+    };
+    return {
+      mutation: `assistant/message outside any turn inserted at ${at}`,
+      events: insertAt(copy(log.events), at, message),
+    };
   },
   'tool-call-unique': (log, pick) => {
     const at = choose(indexesOf(log.events, 'tool/result'), pick);
     const result = at === undefined ? undefined : log.events[at];
     if (at === undefined || result?.type !== 'tool/result') return null;
     const { turn, step, id } = result.data;
-    const withCall = insertAt(copy(log.events), at + 1, { type: 'tool/call', data: { turn, step, id, name: 'again', args: {} } });
-    const events = insertAt(withCall, at + 2, { type: 'tool/result', data: { turn, step, id, output: 'again', isError: false } });
+    const withCall = insertAt(copy(log.events), at + 1, {
+      type: 'tool/call',
+      data: { turn, step, id, name: 'again', args: {} },
+    });
+    const events = insertAt(withCall, at + 2, {
+      type: 'tool/result',
+      data: { turn, step, id, output: 'again', isError: false },
+    });
     return { mutation: `call ${JSON.stringify(id)} repeated (and answered) after its result at ${at}`, events };
   },
   'tool-result-answers-call': (log, pick) => {
@@ -124,14 +167,24 @@ const MUTATIONS: Record<InvariantRule, Mutation> = {
     const start = at === undefined ? undefined : log.events[at];
     if (at === undefined || start?.type !== 'step/start') return null;
     const ghost = { type: 'tool/result', data: { ...start.data, id: 'ghost_call', output: 'boo', isError: false } };
-    return { mutation: `tool/result for an unknown call inserted at ${at + 1}`, events: insertAt(copy(log.events), at + 1, ghost) };
+    return {
+      mutation: `tool/result for an unknown call inserted at ${at + 1}`,
+      events: insertAt(copy(log.events), at + 1, ghost),
+    };
   },
   'tool-call-answered': (log, pick) => {
     const closed = closedTurns(log.events);
-    const candidates = indexesOf(log.events, 'tool/result').filter((index) => closed.some(({ start, end }) => index > start && index < end));
+    const candidates = indexesOf(log.events, 'tool/result').filter((index) =>
+      closed.some(({ start, end }) => index > start && index < end),
+    );
     const at = choose(candidates, pick);
     if (at === undefined) return null;
-    return { mutation: `tool/result at ${at} removed`, events: copy(log.events).filter((_, index) => index !== at).map((event, seq) => ({ ...event, seq })) };
+    return {
+      mutation: `tool/result at ${at} removed`,
+      events: copy(log.events)
+        .filter((_, index) => index !== at)
+        .map((event, seq) => ({ ...event, seq })),
+    };
   },
   'seed-closed': (log, pick) => {
     const inside = log.events.flatMap((_, index) => (openTurnAt(log.events, index) ? [index] : []));
@@ -139,7 +192,10 @@ const MUTATIONS: Record<InvariantRule, Mutation> = {
     if (seedLength === undefined) return null;
     return { mutation: `header.seedLength set to ${seedLength}, inside a turn`, header: { ...log.header, seedLength } };
   },
-  'finished-closed': (log) => (openTurnAt(log.events, log.events.length) ? { mutation: 'an open log checked as finished', options: { finished: true } } : null),
+  'finished-closed': (log) =>
+    openTurnAt(log.events, log.events.length)
+      ? { mutation: 'an open log checked as finished', options: { finished: true } }
+      : null,
 };
 
 /** Whether a turn is open just before the event at `index` (that is, after the first `index` events). */
@@ -154,7 +210,8 @@ function openTurnAt(events: readonly SessionEvent[], index: number): boolean {
 
 /** Base logs each mutation can work on: unseeded (so an insertion cannot move the seed boundary), with turns. */
 function baseLogs(rule: InvariantRule): fc.Arbitrary<SessionLog> {
-  if (rule === 'finished-closed' || rule === 'seed-closed') return sessionLogArbitrary({ seeded: false, closed: false });
+  if (rule === 'finished-closed' || rule === 'seed-closed')
+    return sessionLogArbitrary({ seeded: false, closed: false });
   return sessionLogArbitrary({ seeded: false, minTurns: 1 });
 }
 

@@ -1,6 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { lifecycleScheduleArbitrary, outcomeOfLineage, runSpawnedBy, type ChildOutcome } from './lifecycle-schedule-arbitrary.js';
+import {
+  lifecycleScheduleArbitrary,
+  outcomeOfLineage,
+  runSpawnedBy,
+  type ChildOutcome,
+} from './lifecycle-schedule-arbitrary.js';
 
 const outcomes: ChildOutcome[] = ['complete', 'child-error', 'hang', 'fail-start'];
 
@@ -12,15 +17,19 @@ describe('lifecycle schedules', () => {
     },
   );
 
-  test.prop([lifecycleScheduleArbitrary({ outcomes: ['hang'], maxRuns: 2, startListenerFaults: ['throw'], endListenerFaults: ['none'] })])(
-    'draws only what the constraints allow',
-    (schedule) => {
-      expect(schedule.runs.length).toBeGreaterThanOrEqual(1);
-      expect(schedule.runs.length).toBeLessThanOrEqual(2);
-      expect(schedule.runs.every((run) => run.outcome === 'hang')).toBe(true);
-      expect([schedule.startListener.fault, schedule.endListener.fault]).toEqual(['throw', 'none']);
-    },
-  );
+  test.prop([
+    lifecycleScheduleArbitrary({
+      outcomes: ['hang'],
+      maxRuns: 2,
+      startListenerFaults: ['throw'],
+      endListenerFaults: ['none'],
+    }),
+  ])('draws only what the constraints allow', (schedule) => {
+    expect(schedule.runs.length).toBeGreaterThanOrEqual(1);
+    expect(schedule.runs.length).toBeLessThanOrEqual(2);
+    expect(schedule.runs.every((run) => run.outcome === 'hang')).toBe(true);
+    expect([schedule.startListener.fault, schedule.endListener.fault]).toEqual(['throw', 'none']);
+  });
 
   test('a lineage the suite did not make has no outcome', () => {
     expect(outcomeOfLineage('main/call_7')).toBeUndefined();

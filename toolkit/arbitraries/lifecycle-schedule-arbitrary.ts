@@ -100,7 +100,9 @@ const sometimes = <T>(arbitrary: fc.Arbitrary<T>, weight: number, of: number): f
   fc.oneof({ arbitrary: fc.constant(null), weight: of - weight }, { arbitrary, weight });
 
 /** The interleaving scenarios the lifecycle conformance suite draws; the scheduler then picks their order. */
-export function lifecycleScheduleArbitrary(constraints: LifecycleScheduleConstraints = {}): fc.Arbitrary<LifecycleSchedule> {
+export function lifecycleScheduleArbitrary(
+  constraints: LifecycleScheduleConstraints = {},
+): fc.Arbitrary<LifecycleSchedule> {
   const outcomes = constraints.outcomes ?? ALL_OUTCOMES;
   const run: fc.Arbitrary<RunPlan> = fc.record({
     outcome: fc.constantFrom(...outcomes),
@@ -121,10 +123,17 @@ export function lifecycleScheduleArbitrary(constraints: LifecycleScheduleConstra
       1,
       3,
     ),
-    refusal: sometimes(fc.constantFrom<Refusal>('unsupported-capability', 'invalid-max-depth', 'depth-exceeded', 'unsafe-depth'), 1, 8),
+    refusal: sometimes(
+      fc.constantFrom<Refusal>('unsupported-capability', 'invalid-max-depth', 'depth-exceeded', 'unsafe-depth'),
+      1,
+      8,
+    ),
   });
   const listener = (faults: readonly ListenerFault[]): fc.Arbitrary<ListenerPlan> =>
-    fc.record({ fault: fc.constantFrom(...faults), placement: fc.constantFrom<ListenerPlacement>('before-observers', 'after-observers') });
+    fc.record({
+      fault: fc.constantFrom(...faults),
+      placement: fc.constantFrom<ListenerPlacement>('before-observers', 'after-observers'),
+    });
   return fc.record({
     runs: fc.array(run, { minLength: 1, maxLength: constraints.maxRuns ?? 3 }),
     startListener: listener(constraints.startListenerFaults ?? ALL_FAULTS),

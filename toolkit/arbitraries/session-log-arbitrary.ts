@@ -18,7 +18,12 @@ export interface SessionLogConstraints {
 interface StepPlan {
   readonly text: string | null;
   readonly reasoning: string | null;
-  readonly calls: readonly { readonly name: string; readonly args: unknown; readonly output: string; readonly isError: boolean }[];
+  readonly calls: readonly {
+    readonly name: string;
+    readonly args: unknown;
+    readonly output: string;
+    readonly isError: boolean;
+  }[];
   /** A permutation of call indexes: parallel calls are answered in any order. */
   readonly resultOrder: readonly number[];
   readonly finish: StepFinish | null;
@@ -40,8 +45,19 @@ interface OpenTail {
 
 const words = fc.string({ unit: fc.constantFrom('a', 'b', 'é', ' ', '\n', '"', '😀', '{'), maxLength: 12 });
 const toolNames = fc.constantFrom('ls', 'read_file', 'search', 'fork', 'spawn');
-const argsArb = fc.oneof(fc.constant({}), fc.dictionary(fc.constantFrom('path', 'q', 'n'), fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), { maxKeys: 2 }));
-const reasons = fc.constantFrom<TurnEndReason>('completed', 'completed', 'aborted', 'error', 'max-steps', 'max-tokens', 'refusal');
+const argsArb = fc.oneof(
+  fc.constant({}),
+  fc.dictionary(fc.constantFrom('path', 'q', 'n'), fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), { maxKeys: 2 }),
+);
+const reasons = fc.constantFrom<TurnEndReason>(
+  'completed',
+  'completed',
+  'aborted',
+  'error',
+  'max-steps',
+  'max-tokens',
+  'refusal',
+);
 const finishes = fc.constantFrom<StepFinish>('stop', 'max-tokens', 'content-filter', 'error', 'aborted', 'other');
 
 const callArb = fc.record({ name: toolNames, args: argsArb, output: words, isError: fc.boolean() });
@@ -87,7 +103,13 @@ export function sessionLogArbitrary(constraints: SessionLogConstraints = {}): fc
         trailingPrompt: fc.option(words, { freq: 3, nil: null }),
       })
       .map(({ seed, turns, openTail, lineage, trailingPrompt }) =>
-        writeLog({ seedTurns: seed, turns, openTail: isClosed ? null : openTail, lineage, trailingPrompt: isClosed ? trailingPrompt : null }),
+        writeLog({
+          seedTurns: seed,
+          turns,
+          openTail: isClosed ? null : openTail,
+          lineage,
+          trailingPrompt: isClosed ? trailingPrompt : null,
+        }),
       );
   });
 }
@@ -101,7 +123,15 @@ function writeLog(plan: {
 }): SessionLog {
   const seed = plan.seedTurns.length === 0 ? [] : closedEvents(plan.seedTurns);
   const spawnedBy = plan.lineage.split('/').at(-1);
-  const child = plan.lineage === 'main' ? {} : { spawnedBy, origin: 'subagent' as const, delegationDepth: plan.lineage.split('/').length - 1, parentSession: 'parent-1' };
+  const child =
+    plan.lineage === 'main'
+      ? {}
+      : {
+          spawnedBy,
+          origin: 'subagent' as const,
+          delegationDepth: plan.lineage.split('/').length - 1,
+          parentSession: 'parent-1',
+        };
   const builder = buildLog({ lineage: plan.lineage, ...child, ...(seed.length > 0 ? { seed } : {}) });
   plan.turns.forEach((turn, index) => {
     const isLast = index === plan.turns.length - 1;
@@ -122,7 +152,10 @@ function writeSteps(turn: TurnBuilder, steps: readonly StepPlan[], tail: OpenTai
   steps.forEach((step, index) => {
     const openHere = tail !== null && tail.stepOpen && index === steps.length - 1;
     const unanswered = openHere ? Math.min(tail.unanswered, step.calls.length) : 0;
-    turn.step((s) => writeStep(s, step, unanswered), { ...(step.finish !== null ? { finish: step.finish } : {}), open: openHere });
+    turn.step((s) => writeStep(s, step, unanswered), {
+      ...(step.finish !== null ? { finish: step.finish } : {}),
+      open: openHere,
+    });
     if (step.steeredBy !== null && !openHere) turn.user(step.steeredBy);
   });
 }
@@ -132,7 +165,12 @@ function writeStep(s: StepBuilder, step: StepPlan, unanswered: number): void {
   const blocks = [
     ...(step.reasoning !== null ? [{ type: 'reasoning' as const, text: step.reasoning }] : []),
     ...(step.text !== null ? [{ type: 'text' as const, text: step.text }] : []),
-    ...step.calls.map((call, index) => ({ type: 'tool-call' as const, id: ids[index] ?? '', name: call.name, arguments: JSON.stringify(call.args) })),
+    ...step.calls.map((call, index) => ({
+      type: 'tool-call' as const,
+      id: ids[index] ?? '',
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+    })),
   ];
   if (blocks.length > 0) s.assistant(blocks);
   step.calls.forEach((call, index) => s.call(ids[index] ?? '', call.name, call.args));

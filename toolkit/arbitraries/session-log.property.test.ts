@@ -21,24 +21,36 @@ describe('generated valid logs', () => {
     expect(checkInvariants(log, { finished: isClosed(log.events) })).toEqual([]);
   });
 
-  test.prop([sessionLogArbitrary({ closed: false })], runs)('with an open last turn are caught as finished-closed when handed over as finished', (log) => {
-    expect(checkInvariants(log, { finished: true }).map((v) => v.rule)).toEqual(['finished-closed']);
-  });
+  test.prop([sessionLogArbitrary({ closed: false })], runs)(
+    'with an open last turn are caught as finished-closed when handed over as finished',
+    (log) => {
+      expect(checkInvariants(log, { finished: true }).map((v) => v.rule)).toEqual(['finished-closed']);
+    },
+  );
 });
 
 describe('mutated logs', () => {
-  test.prop([anyInvalidLogArbitrary()], { numRuns: fuzzRuns(600) })('are caught with exactly the rule their mutation breaks', (broken) => {
-    const rules = [...new Set(checkInvariants(broken.log, broken.options).map((v) => v.rule))];
-    expect(rules, broken.mutation).toEqual([broken.rule]);
-  });
+  test.prop([anyInvalidLogArbitrary()], { numRuns: fuzzRuns(600) })(
+    'are caught with exactly the rule their mutation breaks',
+    (broken) => {
+      const rules = [...new Set(checkInvariants(broken.log, broken.options).map((v) => v.rule))];
+      expect(rules, broken.mutation).toEqual([broken.rule]);
+    },
+  );
 
   // One property per rule, so a class the mixed property rarely draws still gets its own runs.
   describe.each(INVARIANT_RULES)('breaking %s', (rule) => {
-    test.prop([invalidLogArbitrary(rule)], { numRuns: fuzzRuns(40) })('is reported under that rule id only', (broken) => {
-      const violations = checkInvariants(broken.log, broken.options);
-      expect(violations.length, broken.mutation).toBeGreaterThan(0);
-      expect(violations.every((v) => v.rule === rule), JSON.stringify(violations)).toBe(true);
-    });
+    test.prop([invalidLogArbitrary(rule)], { numRuns: fuzzRuns(40) })(
+      'is reported under that rule id only',
+      (broken) => {
+        const violations = checkInvariants(broken.log, broken.options);
+        expect(violations.length, broken.mutation).toBeGreaterThan(0);
+        expect(
+          violations.every((v) => v.rule === rule),
+          JSON.stringify(violations),
+        ).toBe(true);
+      },
+    );
   });
 });
 
@@ -49,17 +61,26 @@ describe('balancedPrefix', () => {
     if (prefix.length > 0) expect(prefix.at(-1)?.type).toBe('turn/end');
   });
 
-  test.prop([sessionLogArbitrary()], runs)('passes the checker as a closed, finished log under the same header', (log) => {
-    const { seedLength: _ignored, ...header } = log.header;
-    const prefix = balancedPrefix(log.events);
-    const seedLength = log.header.seedLength !== undefined && log.header.seedLength <= prefix.length ? { seedLength: log.header.seedLength } : {};
-    expect(checkInvariants({ header: { ...header, ...seedLength }, events: prefix }, { finished: true })).toEqual([]);
-  });
+  test.prop([sessionLogArbitrary()], runs)(
+    'passes the checker as a closed, finished log under the same header',
+    (log) => {
+      const { seedLength: _ignored, ...header } = log.header;
+      const prefix = balancedPrefix(log.events);
+      const seedLength =
+        log.header.seedLength !== undefined && log.header.seedLength <= prefix.length
+          ? { seedLength: log.header.seedLength }
+          : {};
+      expect(checkInvariants({ header: { ...header, ...seedLength }, events: prefix }, { finished: true })).toEqual([]);
+    },
+  );
 
-  test.prop([sessionLogArbitrary()], runs)('is the longest prefix ending at a turn boundary: no later event ends a turn', (log) => {
-    const prefix = balancedPrefix(log.events);
-    expect(log.events.slice(prefix.length).some((event) => event.type === 'turn/end')).toBe(false);
-  });
+  test.prop([sessionLogArbitrary()], runs)(
+    'is the longest prefix ending at a turn boundary: no later event ends a turn',
+    (log) => {
+      const prefix = balancedPrefix(log.events);
+      expect(log.events.slice(prefix.length).some((event) => event.type === 'turn/end')).toBe(false);
+    },
+  );
 
   test.prop([sessionLogArbitrary()], runs)('is idempotent', (log) => {
     const once = balancedPrefix(log.events);
@@ -81,7 +102,14 @@ describe('a fork child seeded with balancedPrefix', () => {
     'passes the checker after its own turn, with seedLength recorded explicitly',
     async (parent, calls) => {
       const seed = balancedPrefix(parent.events);
-      const child = await store.create({ id: `child-${++made}`, lineage: 'main/call_fork', spawnedBy: 'call_fork', origin: 'subagent', delegationDepth: 1, seed });
+      const child = await store.create({
+        id: `child-${++made}`,
+        lineage: 'main/call_fork',
+        spawnedBy: 'call_fork',
+        origin: 'subagent',
+        delegationDepth: 1,
+        seed,
+      });
       try {
         const turn = Math.max(0, ...seed.map((e) => (e.type === 'turn/start' ? e.data.turn : 0))) + 1;
         child.append({ type: 'user/message', data: { content: [{ type: 'text', text: 'review it' }] } });
@@ -89,7 +117,10 @@ describe('a fork child seeded with balancedPrefix', () => {
         child.append({ type: 'step/start', data: { turn, step: 1 } });
         if (calls) {
           child.append({ type: 'tool/call', data: { turn, step: 1, id: 'child_call', name: 'ls', args: {} } });
-          child.append({ type: 'tool/result', data: { turn, step: 1, id: 'child_call', output: 'ok', isError: false } });
+          child.append({
+            type: 'tool/result',
+            data: { turn, step: 1, id: 'child_call', output: 'ok', isError: false },
+          });
         }
         child.append({ type: 'step/end', data: { turn, step: 1, finish: 'stop' } });
         child.append({ type: 'turn/end', data: { turn, reason: 'completed' } });

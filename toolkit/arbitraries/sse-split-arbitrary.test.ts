@@ -22,21 +22,39 @@ function fetchServing(chunks: readonly Uint8Array[]): typeof fetch {
 }
 
 async function eventsOf(chunks: readonly Uint8Array[]): Promise<LlmEvent[]> {
-  const adapter = createOpenAICompatibleAdapter({ baseUrl: 'http://model.invalid', env: {}, fetch: fetchServing(chunks) });
+  const adapter = createOpenAICompatibleAdapter({
+    baseUrl: 'http://model.invalid',
+    env: {},
+    fetch: fetchServing(chunks),
+  });
   const events: LlmEvent[] = [];
   for await (const event of adapter.stream({ messages: [{ role: 'user', content: 'hi' }] }, {})) events.push(event);
   return events;
 }
 
-const delta = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '€', '😀', '\n', ':', '"'), minLength: 1, maxLength: 6 });
+const delta = fc.string({
+  unit: fc.constantFrom('a', ' ', 'é', '€', '😀', '\n', ':', '"'),
+  minLength: 1,
+  maxLength: 6,
+});
 
 /** A realistic stream: text deltas, a tool call in argument fragments, a comment, CRLF or LF frames, usage, [DONE]. */
 const streamBytes = fc
-  .record({ texts: fc.array(delta, { maxLength: 4 }), args: fc.array(delta, { maxLength: 3 }), crlf: fc.boolean(), comment: fc.boolean() })
+  .record({
+    texts: fc.array(delta, { maxLength: 4 }),
+    args: fc.array(delta, { maxLength: 3 }),
+    crlf: fc.boolean(),
+    comment: fc.boolean(),
+  })
   .map(({ texts, args, crlf, comment }) => {
     const chunks = [
       ...texts.map((text) => textChunk(text)),
-      ...(args.length > 0 ? [toolCallChunk(0, { id: 'call_1', name: 'search' }), ...args.map((piece) => toolCallChunk(0, { args: JSON.stringify(piece) }))] : []),
+      ...(args.length > 0
+        ? [
+            toolCallChunk(0, { id: 'call_1', name: 'search' }),
+            ...args.map((piece) => toolCallChunk(0, { args: JSON.stringify(piece) })),
+          ]
+        : []),
       finishChunk(args.length > 0 ? 'tool_calls' : 'stop'),
       usageChunk(12, 7),
     ];
@@ -47,11 +65,10 @@ const streamBytes = fc
   });
 
 describe('the OpenAI-compatible adapter', () => {
-  test.prop([streamBytes.chain((bytes) => fc.tuple(fc.constant(bytes), sseSplitArbitrary(bytes)))], { numRuns: fuzzRuns(200) })(
-    'streams the same events however the SSE bytes are split',
-    async ([bytes, split]) => {
-      expect(Buffer.concat(split)).toEqual(Buffer.from(bytes));
-      expect(await eventsOf(split)).toEqual(await eventsOf([bytes]));
-    },
-  );
+  test.prop([streamBytes.chain((bytes) => fc.tuple(fc.constant(bytes), sseSplitArbitrary(bytes)))], {
+    numRuns: fuzzRuns(200),
+  })('streams the same events however the SSE bytes are split', async ([bytes, split]) => {
+    expect(Buffer.concat(split)).toEqual(Buffer.from(bytes));
+    expect(await eventsOf(split)).toEqual(await eventsOf([bytes]));
+  });
 });

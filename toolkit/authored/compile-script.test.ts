@@ -10,35 +10,56 @@ const script: AuthoredScript = {
   model: 'scripted-model',
   lineages: {
     main: [
-      { reasoning: 'The user wants weather; ask a child.', text: 'Let me check that for you.', toolCalls: [{ name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } }] },
+      {
+        reasoning: 'The user wants weather; ask a child.',
+        text: 'Let me check that for you.',
+        toolCalls: [{ name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } }],
+      },
       { text: 'It is sunny in Paris.' },
     ],
-    'main/call_1': [{ httpError: { status: 429, body: { error: { message: 'slow down' } } } }, { networkError: 'reset-mid-stream', text: 'Half an ans' }],
+    'main/call_1': [
+      { httpError: { status: 429, body: { error: { message: 'slow down' } } } },
+      { networkError: 'reset-mid-stream', text: 'Half an ans' },
+    ],
   },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed SSE chunks, probed field by field
 async function chunksOf(response: Response): Promise<Array<Record<string, any>>> {
   const text = await response.text();
-  const datas = text.split('\n\n').filter(Boolean).map((frame) => frame.replace(/^data: /, ''));
+  const datas = text
+    .split('\n\n')
+    .filter(Boolean)
+    .map((frame) => frame.replace(/^data: /, ''));
   expect(datas.at(-1)).toBe('[DONE]');
   return datas.slice(0, -1).map((data) => JSON.parse(data));
 }
 
 const call = (lineage: string) =>
-  ['http://127.0.0.1:1/chat/completions', { method: 'POST', headers: { 'x-session-lineage': lineage }, body: '{"model":"any","messages":[],"stream":true}' }] as const;
+  [
+    'http://127.0.0.1:1/chat/completions',
+    { method: 'POST', headers: { 'x-session-lineage': lineage }, body: '{"model":"any","messages":[],"stream":true}' },
+  ] as const;
 
 describe('compiled streams', () => {
   test('reasoning streams before text, both in small deltas, then tool calls in fragments, finish and a usage chunk', async () => {
     const chunks = await chunksOf(await createReplayingFetch(compileScript(script))(...call('main')));
-    const deltas = chunks.flatMap((chunk) => chunk['choices'].map((choice: { delta: Record<string, unknown> }) => choice.delta));
+    const deltas = chunks.flatMap((chunk) =>
+      chunk['choices'].map((choice: { delta: Record<string, unknown> }) => choice.delta),
+    );
     const reasoning = deltas.filter((d) => 'reasoning_content' in d).map((d) => d['reasoning_content'] as string);
-    const content = deltas.filter((d) => typeof d['content'] === 'string' && d['content'] !== '').map((d) => d['content'] as string);
+    const content = deltas
+      .filter((d) => typeof d['content'] === 'string' && d['content'] !== '')
+      .map((d) => d['content'] as string);
     expect(reasoning.join('')).toBe('The user wants weather; ask a child.');
     expect(content.join('')).toBe('Let me check that for you.');
     expect(Math.max(...[...reasoning, ...content].map((piece) => piece.length))).toBeLessThanOrEqual(8);
-    expect(deltas.findIndex((d) => 'reasoning_content' in d)).toBeLessThan(deltas.findIndex((d) => d['content'] === 'Let '));
-    const fragments = deltas.flatMap((d) => (d['tool_calls'] as Array<{ function: { arguments: string } }> | undefined) ?? []);
+    expect(deltas.findIndex((d) => 'reasoning_content' in d)).toBeLessThan(
+      deltas.findIndex((d) => d['content'] === 'Let '),
+    );
+    const fragments = deltas.flatMap(
+      (d) => (d['tool_calls'] as Array<{ function: { arguments: string } }> | undefined) ?? [],
+    );
     expect(fragments.length - 1).toBeGreaterThanOrEqual(2);
     expect(fragments.length - 1).toBeLessThanOrEqual(4);
     expect(JSON.parse(fragments.map((f) => f.function.arguments).join(''))).toEqual({ city: 'Paris', unit: 'celsius' });
@@ -78,7 +99,11 @@ describe('compiled streams', () => {
     const fetch = createReplayingFetch(compileScript({ lineages: { main: [{ hang: { text: 'Still working' } }] } }));
     await onFakeClock(async () => {
       const caller = new AbortController();
-      const response = await fetch('http://127.0.0.1:1/chat/completions', { method: 'POST', body: '{}', signal: caller.signal });
+      const response = await fetch('http://127.0.0.1:1/chat/completions', {
+        method: 'POST',
+        body: '{}',
+        signal: caller.signal,
+      });
       const reader = response.body!.getReader();
       let text = '';
       while (!text.includes('working')) text += new TextDecoder().decode((await reader.read()).value);
@@ -90,13 +115,27 @@ describe('compiled streams', () => {
   });
 
   test('a reset before the response rejects the fetch like a refused connection', async () => {
-    const fetch = createReplayingFetch(compileScript({ lineages: { main: [{ networkError: 'reset-before-response' }] } }));
-    await expect(fetch(...call('main'))).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNRESET' } });
+    const fetch = createReplayingFetch(
+      compileScript({ lineages: { main: [{ networkError: 'reset-before-response' }] } }),
+    );
+    await expect(fetch(...call('main'))).rejects.toMatchObject({
+      message: 'fetch failed',
+      cause: { code: 'ECONNRESET' },
+    });
   });
 
   test('the official openai SDK assembles an authored turn: text, reasoning and the tool call', async () => {
-    const client = new OpenAI({ apiKey: 'unused', baseURL: 'http://127.0.0.1:1', fetch: createReplayingFetch(compileScript(script)), maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'weather?' }], stream: true });
+    const client = new OpenAI({
+      apiKey: 'unused',
+      baseURL: 'http://127.0.0.1:1',
+      fetch: createReplayingFetch(compileScript(script)),
+      maxRetries: 0,
+    });
+    const stream = await client.chat.completions.create({
+      model: 'any',
+      messages: [{ role: 'user', content: 'weather?' }],
+      stream: true,
+    });
     let content = '';
     let args = '';
     let name = '';
@@ -116,7 +155,8 @@ describe('compiled streams', () => {
     expect(() => compileScript(bad, { source: 'scripts/demo.json' })).toThrow(
       expect.objectContaining({
         code: 'SCRIPT_INVALID',
-        message: "Invalid authored script scripts/demo.json: /lineages/main/0/toolCalls/0 must have required property 'args'. See docs/recording.md for the script format.",
+        message:
+          "Invalid authored script scripts/demo.json: /lineages/main/0/toolCalls/0 must have required property 'args'. See docs/recording.md for the script format.",
       }),
     );
   });

@@ -69,7 +69,8 @@ function compileTurn(turn: AuthoredTurn, context: ChunkContext, delay: number): 
     };
   }
   if ('networkError' in turn) {
-    if (turn.networkError === 'reset-before-response') return { error: { kind: 'network', message: 'read ECONNRESET', code: 'ECONNRESET' } };
+    if (turn.networkError === 'reset-before-response')
+      return { error: { kind: 'network', message: 'read ECONNRESET', code: 'ECONNRESET' } };
     const partial = { status: 200, headers, events: events(cutChunks(turn.text ?? '…', context)) };
     return { error: { kind: 'network', message: 'other side closed', code: 'UND_ERR_SOCKET', partial } };
   }

@@ -12,7 +12,11 @@ const reply = {
         type: 'object',
         required: ['name', 'args'],
         additionalProperties: false,
-        properties: { id: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 }, args: { type: ['object', 'string'] } },
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          name: { type: 'string', minLength: 1 },
+          args: { type: ['object', 'string'] },
+        },
       },
     },
     finish: { type: 'string', minLength: 1 },

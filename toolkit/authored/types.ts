@@ -19,7 +19,11 @@ export interface AuthoredReply {
 
 /** The server answers this call with an HTTP error. An object body is sent as JSON. */
 export interface AuthoredHttpError {
-  readonly httpError: { readonly status: number; readonly body: string | Readonly<Record<string, unknown>>; readonly headers?: Readonly<Record<string, string>> };
+  readonly httpError: {
+    readonly status: number;
+    readonly body: string | Readonly<Record<string, unknown>>;
+    readonly headers?: Readonly<Record<string, string>>;
+  };
 }
 
 /** The connection drops: before any response, or after streaming `text` (default `"…"`). */

@@ -13,7 +13,8 @@ export function canonicalize(value: unknown): Json {
     // fromEntries defines own properties: an assignment would turn a `__proto__` key of the JSON into a prototype.
     return Object.fromEntries(entries);
   }
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' || value === null)
+    return value;
   return null;
 }
 

@@ -5,7 +5,9 @@ import { firstDivergence } from './first-divergence.js';
 
 describe('canonical request', () => {
   test('key order and transport-only fields do not change the canonical request', () => {
-    const a = canonicalRequest('{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}');
+    const a = canonicalRequest(
+      '{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}',
+    );
     const b = canonicalRequest('{"messages":[{"content":"hi","role":"user"}],"model":"m"}');
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(fingerprintOf(a)).toBe(fingerprintOf(b));
@@ -19,13 +21,29 @@ describe('canonical request', () => {
 
 describe('first divergence', () => {
   test('names the path of the first differing value with both sides', () => {
-    const recorded = { messages: [{ role: 'user', content: 'a' }, { role: 'tool', content: 'x' }], model: 'm' };
-    const live = { messages: [{ role: 'user', content: 'a' }, { role: 'tool', content: 'y' }], model: 'n' };
+    const recorded = {
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'tool', content: 'x' },
+      ],
+      model: 'm',
+    };
+    const live = {
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'tool', content: 'y' },
+      ],
+      model: 'n',
+    };
     expect(firstDivergence(recorded, live)).toEqual({ path: 'messages[1].content', recorded: 'x', live: 'y' });
   });
 
   test('a missing element or odd key is reported as undefined on that side', () => {
-    expect(firstDivergence({ messages: [1] }, { messages: [1, 2] })).toEqual({ path: 'messages[1]', recorded: undefined, live: 2 });
+    expect(firstDivergence({ messages: [1] }, { messages: [1, 2] })).toEqual({
+      path: 'messages[1]',
+      recorded: undefined,
+      live: 2,
+    });
     expect(firstDivergence({ 'a-b': 1 }, {})).toEqual({ path: '["a-b"]', recorded: 1, live: undefined });
   });
 

@@ -30,7 +30,8 @@ export function firstDivergence(recorded: Json | undefined, live: Json | undefin
     const here = { path: path === '' ? '(root)' : path, recorded: r, live: l };
     const bothArrays = Array.isArray(r) && Array.isArray(l);
     if (!bothArrays && !(isObject(r) && isObject(l))) return here;
-    if (onPath.has(r as object) || onPath.has(l as object)) return onPath.has(r as object) && onPath.has(l as object) ? undefined : here;
+    if (onPath.has(r as object) || onPath.has(l as object))
+      return onPath.has(r as object) && onPath.has(l as object) ? undefined : here;
     onPath.add(r as object).add(l as object);
     const children = bothArrays
       ? Array.from({ length: Math.max((r as Json[]).length, (l as Json[]).length) }, (_, i) => i)
@@ -56,7 +57,9 @@ export function firstDivergence(recorded: Json | undefined, live: Json | undefin
 }
 
 function own(value: Json | undefined, child: string | number): Json | undefined {
-  return value !== null && typeof value === 'object' && Object.hasOwn(value, child) ? (value as Record<string, Json>)[child] : undefined;
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, child)
+    ? (value as Record<string, Json>)[child]
+    : undefined;
 }
 
 function isObject(value: Json | undefined): value is { [key: string]: Json } {

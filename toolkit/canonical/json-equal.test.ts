@@ -10,14 +10,25 @@ describe('jsonEqual', () => {
 
   test.prop([fc.jsonValue()], { numRuns: 300 })('ignores key order', (value) => {
     const reversed = (v: unknown): Json =>
-      Array.isArray(v) ? v.map(reversed) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : (v as Json);
+      Array.isArray(v)
+        ? v.map(reversed)
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : (v as Json);
     expect(jsonEqual(canonicalize(value), reversed(value))).toBe(true);
   });
 
   test.each([
     [{ a: 1 }, { a: 1, b: 2 }],
     [{ a: 1, b: 2 }, { a: 1 }],
-    [[1, 2], [1, 2, 3]],
+    [
+      [1, 2],
+      [1, 2, 3],
+    ],
     [[1], { 0: 1 }],
     [null, {}],
     ['1', 1],

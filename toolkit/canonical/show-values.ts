@@ -12,7 +12,11 @@ const SHOWN_DEPTH = 12;
  * holding what JSON cannot say, gets a text.
  */
 export function showValues(recorded: unknown, live: unknown): [string, string] {
-  if (typeof recorded === 'string' && typeof live === 'string' && (recorded.length > SHOWN_CHARS || live.length > SHOWN_CHARS)) {
+  if (
+    typeof recorded === 'string' &&
+    typeof live === 'string' &&
+    (recorded.length > SHOWN_CHARS || live.length > SHOWN_CHARS)
+  ) {
     let at = 0;
     while (at < recorded.length && recorded.charCodeAt(at) === live.charCodeAt(at)) at++;
     return [excerpt(recorded, at), excerpt(live, at)];
@@ -58,7 +62,8 @@ function write(value: unknown, depth: number, onPath: Set<object>, out: Out): vo
     if (out.text.length > SHOWN_CHARS) out.full = true;
   };
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return put(String(value));
-  if (typeof value === 'string') return put(JSON.stringify(value.length > SHOWN_CHARS ? value.slice(0, SHOWN_CHARS + 1) : value));
+  if (typeof value === 'string')
+    return put(JSON.stringify(value.length > SHOWN_CHARS ? value.slice(0, SHOWN_CHARS + 1) : value));
   if (typeof value !== 'object') return put(`[${typeof value}]`);
   if (onPath.has(value)) return put('[cycle]');
   if (depth >= SHOWN_DEPTH) return put(Array.isArray(value) ? '[…]' : '{…}');

@@ -19,9 +19,13 @@ export const RECORD_VARIABLE = 'NESTCAST_RECORD';
  * mean not set), else the code's own choice, else `replay`. The variable wins because it is the
  * person at the terminal asking to re-record.
  */
-export function resolveCassetteMode(fromCode: CassetteMode | undefined, env: NodeJS.ProcessEnv = process.env): CassetteMode {
+export function resolveCassetteMode(
+  fromCode: CassetteMode | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): CassetteMode {
   const raw = env[RECORD_VARIABLE]?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return checked(fromCode ?? 'replay', 'the mode option');
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false')
+    return checked(fromCode ?? 'replay', 'the mode option');
   if (raw === '1' || raw === 'true') return 'all';
   return checked(raw, RECORD_VARIABLE);
 }

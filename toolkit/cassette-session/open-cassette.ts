@@ -49,14 +49,24 @@ export interface CassetteSession {
 export async function openCassette(dir: string, options: CassetteOptions = {}): Promise<CassetteSession> {
   const mode = resolveCassetteMode(options.mode);
   const hint = options.recordHint ?? `NESTCAST_RECORD=all <your test command>  (cassette ${dir})`;
-  const exists = await access(join(dir, META_FILE)).then(() => true, () => false);
-  if (mode === 'all' || (mode === 'once' && !exists) || (mode === 'missing' && !exists)) return recordingSession(dir, mode, options);
+  const exists = await access(join(dir, META_FILE)).then(
+    () => true,
+    () => false,
+  );
+  if (mode === 'all' || (mode === 'once' && !exists) || (mode === 'missing' && !exists))
+    return recordingSession(dir, mode, options);
   const cassette = await loadCassette(dir, { recordHint: hint });
   if (mode === 'missing') return missingSession(dir, cassette, options, hint);
   return replaySession(dir, mode, cassette, options, hint);
 }
 
-function replaySession(dir: string, mode: CassetteMode, cassette: Cassette, options: CassetteOptions, hint: string): CassetteSession {
+function replaySession(
+  dir: string,
+  mode: CassetteMode,
+  cassette: Cassette,
+  options: CassetteOptions,
+  hint: string,
+): CassetteSession {
   const replay = createReplayingFetch(cassette, { ...options.replay, recordHint: options.replay?.recordHint ?? hint });
   return {
     fetch: replay as typeof globalThis.fetch,
@@ -85,7 +95,9 @@ function recordingSession(dir: string, mode: CassetteMode, options: CassetteOpti
 function missingSession(dir: string, cassette: Cassette, options: CassetteOptions, hint: string): CassetteSession {
   const replay = createReplayingFetch(cassette, { ...options.replay, recordHint: options.replay?.recordHint ?? hint });
   const recording = createRecordingFetch(options.recording);
-  const secrets = new Map<string, Secret>((options.recording?.secrets ?? []).map((value, i) => [value, { value, label: `secret #${i + 1}` }]));
+  const secrets = new Map<string, Secret>(
+    (options.recording?.secrets ?? []).map((value, i) => [value, { value, label: `secret #${i + 1}` }]),
+  );
   let recorded = 0;
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
@@ -105,7 +117,11 @@ function missingSession(dir: string, cassette: Cassette, options: CassetteOption
       const added = await recording.cassette(options.provenance);
       const merged: Cassette = mergeCassettes({ ...cassette, location: undefined }, added);
       return saveCassette(dir, merged, { secrets: [...secrets.values()] }).catch((error: unknown) => {
-        throw error instanceof CassetteError ? error : new CassetteError('CASSETTE_INVALID', `Could not add the new sessions to ${dir}: ${String(error)}`, { cause: error });
+        throw error instanceof CassetteError
+          ? error
+          : new CassetteError('CASSETTE_INVALID', `Could not add the new sessions to ${dir}: ${String(error)}`, {
+              cause: error,
+            });
       });
     },
   };

@@ -6,7 +6,12 @@ import type { CallLine, CassetteCall } from './types.js';
 export function lineageFileText(lineage: string, calls: readonly CassetteCall[]): string {
   const requests = encodeRequests(calls.map((call) => call.request));
   return calls
-    .map((call, index): CallLine => ({ lineage, call: index + 1, request: requests[index] ?? null, response: call.response }))
+    .map((call, index): CallLine => ({
+      lineage,
+      call: index + 1,
+      request: requests[index] ?? null,
+      response: call.response,
+    }))
     .map((line) => `${canonicalJson(line)}\n`)
     .join('');
 }

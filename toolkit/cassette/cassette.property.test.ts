@@ -22,8 +22,23 @@ const response: fc.Arbitrary<RecordedResponse> = fc.oneof(
   fc.record({ status, headers, events: fc.array(sseEvent, { maxLength: 4 }), done: fc.boolean() }),
   fc.record({ status, headers, body: text }),
   fc.record({ error: fc.record({ kind: fc.constant('http' as const), status, headers, body: text }) }),
-  fc.record({ error: fc.record({ kind: fc.constant('network' as const), message: text, code: fc.constantFrom('ECONNRESET', 'ECONNREFUSED'), partial }, { requiredKeys: ['kind', 'message'] }) }),
-  fc.record({ error: fc.record({ kind: fc.constantFrom('timeout' as const, 'aborted' as const), message: text, partial }, { requiredKeys: ['kind', 'message'] }) }),
+  fc.record({
+    error: fc.record(
+      {
+        kind: fc.constant('network' as const),
+        message: text,
+        code: fc.constantFrom('ECONNRESET', 'ECONNREFUSED'),
+        partial,
+      },
+      { requiredKeys: ['kind', 'message'] },
+    ),
+  }),
+  fc.record({
+    error: fc.record(
+      { kind: fc.constantFrom('timeout' as const, 'aborted' as const), message: text, partial },
+      { requiredKeys: ['kind', 'message'] },
+    ),
+  }),
 );
 const message = fc.oneof(
   fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content: text }),
@@ -32,21 +47,46 @@ const message = fc.oneof(
 
 /** A conversation's calls: each request extends the previous one's messages, or (sometimes) starts over, or matches anything. */
 const callsOfOneSession: fc.Arbitrary<CassetteCall[]> = fc
-  .array(fc.record({ added: fc.array(message, { minLength: 1, maxLength: 3 }), reset: fc.boolean(), any: fc.boolean(), temperature: fc.option(fc.constantFrom(0, 0.5, 1)), response }), { maxLength: 4 })
+  .array(
+    fc.record({
+      added: fc.array(message, { minLength: 1, maxLength: 3 }),
+      reset: fc.boolean(),
+      any: fc.boolean(),
+      temperature: fc.option(fc.constantFrom(0, 0.5, 1)),
+      response,
+    }),
+    { maxLength: 4 },
+  )
   .map((steps) => {
     let messages: unknown[] = [];
     return steps.map(({ added, reset, any, temperature, response }) => {
       messages = reset ? [...added] : [...messages, ...added];
-      const body = { model: 'deepseek-v4-flash', stream: true, messages, ...(temperature === null ? {} : { temperature }) };
+      const body = {
+        model: 'deepseek-v4-flash',
+        stream: true,
+        messages,
+        ...(temperature === null ? {} : { temperature }),
+      };
       return { request: any ? null : canonicalRequest(JSON.stringify(body)), response };
     });
   });
 
-const lineage = fc.array(fc.string({ minLength: 1, maxLength: 6 }).filter((s) => !s.includes('/')), { minLength: 0, maxLength: 2 }).map((rest) => ['main', ...rest].join('/'));
+const lineage = fc
+  .array(
+    fc.string({ minLength: 1, maxLength: 6 }).filter((s) => !s.includes('/')),
+    { minLength: 0, maxLength: 2 },
+  )
+  .map((rest) => ['main', ...rest].join('/'));
 
 const cassette: fc.Arbitrary<Cassette> = fc.record({
   provenance: fc.record(
-    { source: fc.constantFrom('recorded' as const, 'authored' as const), host: fc.constant('127.0.0.1:4000'), model: text, recordedAt: fc.constant('2026-01-01T00:00:00.000Z'), recorder: fc.constant('nestcast 0.1.0') },
+    {
+      source: fc.constantFrom('recorded' as const, 'authored' as const),
+      host: fc.constant('127.0.0.1:4000'),
+      model: text,
+      recordedAt: fc.constant('2026-01-01T00:00:00.000Z'),
+      recorder: fc.constant('nestcast 0.1.0'),
+    },
     { requiredKeys: ['source', 'recordedAt', 'recorder'] },
   ),
   calls: fc.dictionary(lineage, callsOfOneSession, { minKeys: 1, maxKeys: 3 }),
@@ -60,11 +100,14 @@ describe('cassette folders', () => {
   });
   afterAll(() => removeTempDir(root));
 
-  test.prop([cassette], { numRuns: fuzzRuns(200) })('save then load gives back the same provenance and calls per lineage', async (original) => {
-    const dir = join(root, `c${++saved}`);
-    await saveCassette(dir, original);
-    const loaded = await loadCassette(dir);
-    expect(loaded.provenance).toEqual(original.provenance);
-    expect(loaded.calls).toEqual(original.calls);
-  });
+  test.prop([cassette], { numRuns: fuzzRuns(200) })(
+    'save then load gives back the same provenance and calls per lineage',
+    async (original) => {
+      const dir = join(root, `c${++saved}`);
+      await saveCassette(dir, original);
+      const loaded = await loadCassette(dir);
+      expect(loaded.provenance).toEqual(original.provenance);
+      expect(loaded.calls).toEqual(original.calls);
+    },
+  );
 });

@@ -73,13 +73,31 @@ describe('cassette folder', () => {
 
   test('errors, cut streams and authored any-request calls round-trip', async () => {
     const calls: CassetteCall[] = [
-      { request: null, response: { error: { kind: 'http', status: 429, headers: { 'retry-after': '2' }, body: '{"error":"slow down"}' } } },
+      {
+        request: null,
+        response: {
+          error: { kind: 'http', status: 429, headers: { 'retry-after': '2' }, body: '{"error":"slow down"}' },
+        },
+      },
       {
         request: chatRequest([{ role: 'user', content: 'hi' }]),
-        response: { error: { kind: 'network', message: 'other side closed', code: 'UND_ERR_SOCKET', partial: { status: 200, headers: {}, events: [{ delay: 1, comment: 'keep-alive' }] } } },
+        response: {
+          error: {
+            kind: 'network',
+            message: 'other side closed',
+            code: 'UND_ERR_SOCKET',
+            partial: { status: 200, headers: {}, events: [{ delay: 1, comment: 'keep-alive' }] },
+          },
+        },
       },
-      { request: chatRequest([{ role: 'user', content: 'hi' }]), response: { error: { kind: 'timeout', message: 'timed out' } } },
-      { request: chatRequest([{ role: 'user', content: 'hi' }], { stream: false }), response: { status: 200, headers: {}, body: '{"choices":[]}' } },
+      {
+        request: chatRequest([{ role: 'user', content: 'hi' }]),
+        response: { error: { kind: 'timeout', message: 'timed out' } },
+      },
+      {
+        request: chatRequest([{ role: 'user', content: 'hi' }], { stream: false }),
+        response: { status: 200, headers: {}, body: '{"choices":[]}' },
+      },
     ];
     const cassette: Cassette = { ...sampleCassette(), calls: { main: calls } };
     await saveCassette(cassetteDir(), cassette);
@@ -98,7 +116,10 @@ describe('re-recording', () => {
     await saveCassette(cassetteDir(), sampleCassette(3));
     const before = await snapshot(cassetteDir());
     const again = sampleCassette(17);
-    const result = await saveCassette(cassetteDir(), { ...again, provenance: { ...again.provenance, recordedAt: '2026-06-06T00:00:00.000Z' } });
+    const result = await saveCassette(cassetteDir(), {
+      ...again,
+      provenance: { ...again.provenance, recordedAt: '2026-06-06T00:00:00.000Z' },
+    });
     expect(result.written).toEqual([]);
     expect(await snapshot(cassetteDir())).toEqual(before);
   });
@@ -109,7 +130,12 @@ describe('re-recording', () => {
     const changed = sampleCassette();
     const result = await saveCassette(cassetteDir(), {
       provenance: { ...changed.provenance, recordedAt: '2026-06-06T00:00:00.000Z' },
-      calls: { ...changed.calls, 'main/call_1': [{ request: chatRequest([{ role: 'user', content: 'find buses' }]), response: textStream(['Bus.']) }] },
+      calls: {
+        ...changed.calls,
+        'main/call_1': [
+          { request: chatRequest([{ role: 'user', content: 'find buses' }]), response: textStream(['Bus.']) },
+        ],
+      },
     });
     expect(result.written).toEqual(['calls/main/call_1.jsonl', 'meta.json']);
     const after = await snapshot(cassetteDir());
@@ -119,7 +145,10 @@ describe('re-recording', () => {
 
   test('a session the new recording no longer has is removed', async () => {
     await saveCassette(cassetteDir(), sampleCassette());
-    const result = await saveCassette(cassetteDir(), { ...sampleCassette(), calls: { main: sampleCassette().calls['main'] ?? [] } });
+    const result = await saveCassette(cassetteDir(), {
+      ...sampleCassette(),
+      calls: { main: sampleCassette().calls['main'] ?? [] },
+    });
     expect(result.removed).toEqual(['calls/main/call_1.jsonl']);
     expect(await listFiles(cassetteDir())).toEqual(['calls/main.jsonl', 'meta.json']);
   });
@@ -158,10 +187,15 @@ describe('load errors', () => {
   test('a session listed in meta.json without its file is CASSETTE_INVALID', async () => {
     await saveCassette(cassetteDir(), sampleCassette());
     const meta = JSON.parse(await readFile(join(cassetteDir(), 'meta.json'), 'utf8'));
-    await writeFile(join(cassetteDir(), 'meta.json'), JSON.stringify({ ...meta, lineages: [...meta.lineages, 'main/call_9'] }));
+    await writeFile(
+      join(cassetteDir(), 'meta.json'),
+      JSON.stringify({ ...meta, lineages: [...meta.lineages, 'main/call_9'] }),
+    );
     await expect(loadCassette(cassetteDir())).rejects.toMatchObject({
       code: 'CASSETTE_INVALID',
-      message: expect.stringContaining('meta.json: lists session "main/call_9" but calls/main/call_9.jsonl does not exist'),
+      message: expect.stringContaining(
+        'meta.json: lists session "main/call_9" but calls/main/call_9.jsonl does not exist',
+      ),
     });
   });
 
@@ -186,7 +220,12 @@ describe('secrets', () => {
     const cassette = sampleCassette();
     const leaky: Cassette = {
       ...cassette,
-      calls: { ...cassette.calls, 'main/call_1': [{ request: chatRequest([{ role: 'user', content: `my key is ${key}` }]), response: textStream(['ok']) }] },
+      calls: {
+        ...cassette.calls,
+        'main/call_1': [
+          { request: chatRequest([{ role: 'user', content: `my key is ${key}` }]), response: textStream(['ok']) },
+        ],
+      },
     };
     const error = await saveCassette(cassetteDir(), leaky, { secrets: [key] }).catch((e: unknown) => e);
     expect(error).toMatchObject({
@@ -202,10 +241,17 @@ describe('secrets', () => {
   test('a key split across two SSE events is found, and the previous cassette stays untouched', async () => {
     await saveCassette(cassetteDir(), sampleCassette());
     const before = await snapshot(cassetteDir());
-    const leaky: Cassette = { ...sampleCassette(), calls: { main: [{ request: chatRequest([]), response: textStream(['the key: ', key.slice(0, 9), key.slice(9)]) }] } };
+    const leaky: Cassette = {
+      ...sampleCassette(),
+      calls: {
+        main: [{ request: chatRequest([]), response: textStream(['the key: ', key.slice(0, 9), key.slice(9)]) }],
+      },
+    };
     await expect(saveCassette(cassetteDir(), leaky, { secrets: ['unrelated-secret', key] })).rejects.toMatchObject({
       code: 'SECRET_IN_RECORDING',
-      message: expect.stringContaining('secret #2 appears split across SSE events in session "main", call 1. Nothing was written.'),
+      message: expect.stringContaining(
+        'secret #2 appears split across SSE events in session "main", call 1. Nothing was written.',
+      ),
     });
     expect(await snapshot(cassetteDir())).toEqual(before);
   });
@@ -216,16 +262,18 @@ describe('lineage file names', () => {
     expect(lineageFile('main/call_1/c2')).toBe(join('calls', 'main', 'call_1', 'c2.jsonl'));
   });
 
-  propTest.prop([fc.array(fc.string({ minLength: 1 }).filter((s) => !s.includes('/')), { minLength: 1, maxLength: 4 })])(
-    'any lineage maps to safe segments and back',
-    (segments) => {
-      const lineage = segments.join('/');
-      const file = lineageFile(lineage);
-      const relativeSegments = file.split(/[\\/]/).slice(1);
-      for (const segment of relativeSegments) expect(segment).not.toMatch(/^\.|[*:<>|"?\\]/);
-      expect(lineageOfFile(file)).toBe(lineage);
-    },
-  );
+  propTest.prop([
+    fc.array(
+      fc.string({ minLength: 1 }).filter((s) => !s.includes('/')),
+      { minLength: 1, maxLength: 4 },
+    ),
+  ])('any lineage maps to safe segments and back', (segments) => {
+    const lineage = segments.join('/');
+    const file = lineageFile(lineage);
+    const relativeSegments = file.split(/[\\/]/).slice(1);
+    for (const segment of relativeSegments) expect(segment).not.toMatch(/^\.|[*:<>|"?\\]/);
+    expect(lineageOfFile(file)).toBe(lineage);
+  });
 });
 
 async function snapshot(root: string): Promise<Record<string, string>> {

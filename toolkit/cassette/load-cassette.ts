@@ -35,7 +35,11 @@ async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
     // Calls without their meta.json are half a recording, never "no recording": replaying the
     // authored script instead would pass without checking anything that was recorded.
     if (await exists(join(dir, CALLS_DIR))) {
-      throw invalid(join(dir, META_FILE), `is missing but ${CALLS_DIR}/ is there, so the folder holds half a recording`, hint);
+      throw invalid(
+        join(dir, META_FILE),
+        `is missing but ${CALLS_DIR}/ is there, so the folder holds half a recording`,
+        hint,
+      );
     }
     throw new CassetteError(
       'CASSETTE_NOT_FOUND',
@@ -70,8 +74,10 @@ async function loadLineage(dir: string, lineage: string, hint: string): Promise<
     const checked = checkCallLine(parsed.value);
     if (!checked.ok) throw invalid(where, checked.problem, hint);
     const line = checked.value;
-    if (line.lineage !== lineage) throw invalid(where, `says lineage "${line.lineage}" but the file holds "${lineage}"`, hint);
-    if (line.call !== index + 1) throw invalid(where, `says call ${line.call} but is call ${index + 1} of the file`, hint);
+    if (line.lineage !== lineage)
+      throw invalid(where, `says lineage "${line.lineage}" but the file holds "${lineage}"`, hint);
+    if (line.call !== index + 1)
+      throw invalid(where, `says call ${line.call} but is call ${index + 1} of the file`, hint);
     lines.push(line);
   }
   const requests = decodeRequests(lines.map((line) => line.request));

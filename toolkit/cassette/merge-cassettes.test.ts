@@ -16,7 +16,8 @@ describe('merging recordings', () => {
     expect(() => mergeCassettes(parent, { ...parent, location: '/tmp/child' })).toThrow(
       expect.objectContaining({
         code: 'CASSETTE_INVALID',
-        message: 'Cannot merge recordings: session "main" was recorded twice (again in /tmp/child). Each session must be recorded by exactly one process.',
+        message:
+          'Cannot merge recordings: session "main" was recorded twice (again in /tmp/child). Each session must be recorded by exactly one process.',
       }),
     );
   });

@@ -31,19 +31,25 @@ test.prop([session])('stored requests rebuild to exactly the requests recorded',
   expect(decodeRequests(encodeRequests(requests))).toEqual(requests);
 });
 
-test.prop([session])('each stored fingerprint is the sha256 of the full request, however the encoder got there', (requests) => {
-  const stored = encodeRequests(requests);
-  stored.forEach((entry, i) => {
-    const request = requests[i];
-    expect(entry?.fingerprint).toBe(request ? fingerprintOf(request) : undefined);
-  });
-});
+test.prop([session])(
+  'each stored fingerprint is the sha256 of the full request, however the encoder got there',
+  (requests) => {
+    const stored = encodeRequests(requests);
+    stored.forEach((entry, i) => {
+      const request = requests[i];
+      expect(entry?.fingerprint).toBe(request ? fingerprintOf(request) : undefined);
+    });
+  },
+);
 
-test.prop([session])('requests rebuilt from a file (sharing one message log) store exactly as the originals did', (requests) => {
-  const rebuilt = decodeRequests(encodeRequests(requests));
-  if (!Array.isArray(rebuilt)) throw new Error(rebuilt.message);
-  expect(encodeRequests(rebuilt)).toEqual(encodeRequests(requests));
-});
+test.prop([session])(
+  'requests rebuilt from a file (sharing one message log) store exactly as the originals did',
+  (requests) => {
+    const rebuilt = decodeRequests(encodeRequests(requests));
+    if (!Array.isArray(rebuilt)) throw new Error(rebuilt.message);
+    expect(encodeRequests(rebuilt)).toEqual(encodeRequests(requests));
+  },
+);
 
 test.prop([session, fc.array(fc.nat(), { maxLength: 8 })])(
   'a recorder sharing one message log per session hands back each request exactly as canonicalised alone, in any arrival order',
@@ -54,7 +60,9 @@ test.prop([session, fc.array(fc.nat(), { maxLength: 8 })])(
     const arrivals = present.map((request, i) => ({ request, key: order[i] ?? i })).sort((a, b) => a.key - b.key);
     for (const { request } of arrivals) {
       const sent = JSON.stringify(request, (_key, value: unknown) =>
-        value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? Object.fromEntries(Object.entries(value).reverse())
+          : value,
       );
       expect(share(requestContent(sent))).toEqual(canonicalRequest(sent));
     }

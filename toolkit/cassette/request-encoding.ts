@@ -27,7 +27,11 @@ export function sharedRequest(base: CanonicalRequest, log: Json[], count: number
   // Keys in canonical (sorted) order, as every canonical request has them.
   for (const key of [...Object.keys(base), 'messages'].sort()) {
     if (key === 'messages') {
-      Object.defineProperty(request, 'messages', { get: () => log.slice(0, count), enumerable: true, configurable: true });
+      Object.defineProperty(request, 'messages', {
+        get: () => log.slice(0, count),
+        enumerable: true,
+        configurable: true,
+      });
     } else {
       Object.defineProperty(request, key, { value: base[key], enumerable: true, writable: true, configurable: true });
     }
@@ -38,11 +42,15 @@ export function sharedRequest(base: CanonicalRequest, log: Json[], count: number
 
 /** The log, count and base behind a request built by `sharedRequest`; `undefined` for any other value. */
 export function sharedOf(request: Json | CanonicalRequest): Readonly<SharedMessages> | undefined {
-  return request !== null && typeof request === 'object' ? (request as { [SHARED]?: SharedMessages })[SHARED] : undefined;
+  return request !== null && typeof request === 'object'
+    ? (request as { [SHARED]?: SharedMessages })[SHARED]
+    : undefined;
 }
 
 /** The request's messages without materialising a shared view: the log and how much of it is the request's. */
-function messagesOf(request: CanonicalRequest): { log: readonly Json[]; count: number; base: CanonicalRequest } | undefined {
+function messagesOf(
+  request: CanonicalRequest,
+): { log: readonly Json[]; count: number; base: CanonicalRequest } | undefined {
   const shared = sharedOf(request);
   if (shared) return shared;
   const { messages, ...base } = request;
@@ -79,7 +87,12 @@ export function createRequestEncoder(): (request: CanonicalRequest) => StoredReq
         if (prior) stored.reset = true;
       }
     }
-    stored.fingerprint = fingerprint(base, baseJson, view, previous?.baseJson === baseJson && stored.reset !== true ? extended : -1);
+    stored.fingerprint = fingerprint(
+      base,
+      baseJson,
+      view,
+      previous?.baseJson === baseJson && stored.reset !== true ? extended : -1,
+    );
     previous = { baseJson, log: view?.log, count: view?.count ?? 0 };
     return stored;
   };
@@ -91,7 +104,10 @@ export function encodeRequests(requests: readonly (CanonicalRequest | null)[]): 
   return requests.map((request) => (request === null ? null : encode(request)));
 }
 
-function extendsPrior(view: { log: readonly Json[]; count: number }, prior: { log: readonly Json[] | undefined; count: number }): boolean {
+function extendsPrior(
+  view: { log: readonly Json[]; count: number },
+  prior: { log: readonly Json[] | undefined; count: number },
+): boolean {
   if (prior.count > view.count || prior.log === undefined) return false;
   if (prior.log === view.log) return true;
   for (let i = 0; i < prior.count; i++) if (!jsonEqual(prior.log[i], view.log[i])) return false;
@@ -105,7 +121,12 @@ function extendsPrior(view: { log: readonly Json[]; count: number }, prior: { lo
  */
 function incrementalFingerprint() {
   let state: { hash: Hash; count: number } | undefined;
-  return (base: CanonicalRequest, baseJson: string, view: { log: readonly Json[]; count: number } | undefined, keptMessages: number): string => {
+  return (
+    base: CanonicalRequest,
+    baseJson: string,
+    view: { log: readonly Json[]; count: number } | undefined,
+    keptMessages: number,
+  ): string => {
     if (!view) {
       state = undefined;
       return createHash('sha256').update(baseJson).digest('hex');
@@ -114,7 +135,8 @@ function incrementalFingerprint() {
     if (state === undefined || keptMessages < 0 || keptMessages !== state.count) {
       state = { hash: createHash('sha256').update(before), count: 0 };
     }
-    for (let i = state.count; i < view.count; i++) state.hash.update(`${i === 0 ? '' : ','}${canonicalJson(view.log[i])}`);
+    for (let i = state.count; i < view.count; i++)
+      state.hash.update(`${i === 0 ? '' : ','}${canonicalJson(view.log[i])}`);
     state.count = view.count;
     return state.hash.copy().update(after).digest('hex');
   };
@@ -126,8 +148,14 @@ function aroundMessages(base: CanonicalRequest): { before: string; after: string
     .filter((key) => key !== 'messages' && base[key] !== undefined)
     .sort()
     .map((key) => ({ key, text: `${JSON.stringify(key)}:${canonicalJson(base[key])}` }));
-  const head = pairs.filter((pair) => pair.key < 'messages').map((pair) => `${pair.text},`).join('');
-  const tail = pairs.filter((pair) => pair.key > 'messages').map((pair) => `,${pair.text}`).join('');
+  const head = pairs
+    .filter((pair) => pair.key < 'messages')
+    .map((pair) => `${pair.text},`)
+    .join('');
+  const tail = pairs
+    .filter((pair) => pair.key > 'messages')
+    .map((pair) => `,${pair.text}`)
+    .join('');
   return { before: `{${head}"messages":[`, after: `]${tail}}` };
 }
 
@@ -142,7 +170,9 @@ export interface RebuildProblem {
  * have. The rebuilt requests of a lineage share one message log (`sharedRequest`): rebuilding a
  * call costs what it added.
  */
-export function decodeRequests(stored: readonly (StoredRequest | null)[]): (CanonicalRequest | null)[] | RebuildProblem {
+export function decodeRequests(
+  stored: readonly (StoredRequest | null)[],
+): (CanonicalRequest | null)[] | RebuildProblem {
   const out: (CanonicalRequest | null)[] = [];
   let base: CanonicalRequest | undefined;
   let log: Json[] | undefined;

@@ -14,14 +14,25 @@ import type { Cassette } from './types.js';
 type Message = { [key: string]: Json };
 
 const text = fc.string({ maxLength: 6 });
-const toolCall = fc.record({ id: fc.constantFrom('call_1', 'call_2'), type: fc.constant('function'), function: fc.record({ name: fc.constantFrom('search', 'read'), arguments: text }) });
+const toolCall = fc.record({
+  id: fc.constantFrom('call_1', 'call_2'),
+  type: fc.constant('function'),
+  function: fc.record({ name: fc.constantFrom('search', 'read'), arguments: text }),
+});
 const message: fc.Arbitrary<Message> = fc.oneof(
   fc.record({ role: fc.constant('user'), content: text }),
   fc.record({ role: fc.constant('assistant'), content: text }),
-  fc.record({ role: fc.constant('assistant'), content: fc.constant(null), tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 2 }) }),
+  fc.record({
+    role: fc.constant('assistant'),
+    content: fc.constant(null),
+    tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 2 }),
+  }),
   fc.record({ role: fc.constant('tool'), tool_call_id: fc.constantFrom('call_1', 'call_2'), content: text }),
 );
-const base = fc.record({ model: fc.constantFrom('a', 'b'), temperature: fc.constantFrom(0, 0.5) }, { requiredKeys: ['model'] });
+const base = fc.record(
+  { model: fc.constantFrom('a', 'b'), temperature: fc.constantFrom(0, 0.5) },
+  { requiredKeys: ['model'] },
+);
 
 /** A session whose history grows: call k sends the first `lengths[k]` messages of one conversation. */
 const growingSession = fc
@@ -46,7 +57,11 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('drop message' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('add message' as const), at: fc.nat(), message }),
   fc.record({ kind: fc.constant('change tool result' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('change base' as const), key: fc.constantFrom('model', 'temperature'), value: fc.constantFrom('c', 1, true, null) }),
+  fc.record({
+    kind: fc.constant('change base' as const),
+    key: fc.constantFrom('model', 'temperature'),
+    value: fc.constantFrom('c', 1, true, null),
+  }),
   fc.record({ kind: fc.constant('drop base key' as const) }),
   fc.record({ kind: fc.constant('add base key' as const) }),
 );
@@ -87,7 +102,13 @@ function edited(request: CanonicalRequest, change: Edit | undefined): Json {
       copy['seed'] = 7;
       break;
   }
-  return JSON.parse(JSON.stringify(copy, (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value))) as Json;
+  return JSON.parse(
+    JSON.stringify(copy, (_key, value: unknown) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).reverse())
+        : value,
+    ),
+  ) as Json;
 }
 
 /** The session as replay holds it after loading: every request a view over one shared message log. */
@@ -98,14 +119,17 @@ function loaded(requests: readonly CanonicalRequest[]): CanonicalRequest[] {
 }
 
 describe('strict matching against a recorded request that shares its session’s message log', () => {
-  test.prop([growingSession, fc.nat()], { numRuns: fuzzRuns(150) })('the live request the recording was made from matches every call, loaded or recorded', (requests, pick) => {
-    const i = pick % requests.length;
-    const plain = requests[i] as CanonicalRequest;
-    const share = createMessageSharer();
-    const recorded = requests.map(share)[i] as CanonicalRequest;
-    expect(requestEqual(loaded(requests)[i] as Json, edited(plain, undefined))).toBe(true);
-    expect(requestEqual(recorded, edited(plain, undefined))).toBe(true);
-  });
+  test.prop([growingSession, fc.nat()], { numRuns: fuzzRuns(150) })(
+    'the live request the recording was made from matches every call, loaded or recorded',
+    (requests, pick) => {
+      const i = pick % requests.length;
+      const plain = requests[i] as CanonicalRequest;
+      const share = createMessageSharer();
+      const recorded = requests.map(share)[i] as CanonicalRequest;
+      expect(requestEqual(loaded(requests)[i] as Json, edited(plain, undefined))).toBe(true);
+      expect(requestEqual(recorded, edited(plain, undefined))).toBe(true);
+    },
+  );
 
   test.prop([growingSession, fc.nat(), edit], { numRuns: fuzzRuns(300) })(
     'a changed earlier message, a dropped or added message, a changed tool result or a changed, dropped or added base key is a mismatch',

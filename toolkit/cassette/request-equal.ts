@@ -10,7 +10,8 @@ import { sharedOf } from './request-encoding.js';
 export function requestEqual(recorded: Json, live: Json): boolean {
   const shared = sharedOf(recorded);
   if (!shared) return jsonEqual(recorded, live);
-  if (live === null || typeof live !== 'object' || Array.isArray(live) || !Object.hasOwn(live, 'messages')) return false;
+  if (live === null || typeof live !== 'object' || Array.isArray(live) || !Object.hasOwn(live, 'messages'))
+    return false;
   const messages = live['messages'];
   if (!Array.isArray(messages) || messages.length !== shared.count) return false;
   for (let i = 0; i < shared.count; i++) if (!jsonEqual(shared.log[i], messages[i])) return false;

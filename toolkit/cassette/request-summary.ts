@@ -7,7 +7,10 @@ const PREVIEW_CHARS = 60;
  * `deepseek-v4-flash · 3 messages · tools: read, task · last user: "Summarise the…"`. The encoder
  * passes the message count and the last message itself, so summarising never copies a long history.
  */
-export function summarizeRequest(request: CanonicalRequest, messages: { readonly count: number; readonly last: unknown } | undefined = messagesOf(request)): string {
+export function summarizeRequest(
+  request: CanonicalRequest,
+  messages: { readonly count: number; readonly last: unknown } | undefined = messagesOf(request),
+): string {
   const parts: string[] = [typeof request['model'] === 'string' ? request['model'] : '(no model)'];
   if (messages) parts.push(`${messages.count} message${messages.count === 1 ? '' : 's'}`);
   const tools = toolNames(request['tools']);
@@ -21,11 +24,14 @@ export function summarizeRequest(request: CanonicalRequest, messages: { readonly
 
 function toolNames(tools: unknown): string[] {
   if (!Array.isArray(tools)) return [];
-  return tools.map((tool: { function?: { name?: unknown }; name?: unknown }) => String(tool?.function?.name ?? tool?.name ?? '?'));
+  return tools.map((tool: { function?: { name?: unknown }; name?: unknown }) =>
+    String(tool?.function?.name ?? tool?.name ?? '?'),
+  );
 }
 
 function preview(content: unknown): string {
-  const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
+  const text =
+    typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}…` : flat;
 }

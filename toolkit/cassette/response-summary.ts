@@ -7,7 +7,13 @@ export interface ResponseSummary {
 }
 
 interface ChunkShape {
-  choices?: { delta?: { content?: unknown; tool_calls?: { index?: unknown; function?: { name?: unknown; arguments?: unknown } }[] }; message?: ChunkShape['message'] }[];
+  choices?: {
+    delta?: {
+      content?: unknown;
+      tool_calls?: { index?: unknown; function?: { name?: unknown; arguments?: unknown } }[];
+    };
+    message?: ChunkShape['message'];
+  }[];
   message?: { content?: unknown; tool_calls?: { function?: { name?: unknown; arguments?: unknown } }[] };
 }
 
@@ -20,7 +26,10 @@ export function summarizeResponse(response: RecordedResponse): ResponseSummary {
   if ('events' in response) return fromEvents(response.events);
   const body = parse(response.body);
   const message = body?.choices?.[0]?.message;
-  const toolCalls = (message?.tool_calls ?? []).map((call) => ({ name: String(call.function?.name ?? '?'), args: String(call.function?.arguments ?? '') }));
+  const toolCalls = (message?.tool_calls ?? []).map((call) => ({
+    name: String(call.function?.name ?? '?'),
+    args: String(call.function?.arguments ?? ''),
+  }));
   return { text: typeof message?.content === 'string' ? message.content : '', toolCalls };
 }
 
@@ -39,7 +48,12 @@ function fromEvents(events: readonly SseEvent[]): ResponseSummary {
       calls.set(index, call);
     }
   }
-  return { text, toolCalls: [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ name: call.name || '?', args: call.args })) };
+  return {
+    text,
+    toolCalls: [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ name: call.name || '?', args: call.args })),
+  };
 }
 
 function parse(text: string): ChunkShape | undefined {

@@ -44,7 +44,11 @@ export async function saveCassette(dir: string, cassette: Cassette, options: Sav
  * last), after the secret scan. For a caller that builds a whole recording folder (calls and
  * transcripts) inside one `replaceFolder`.
  */
-export async function writeCassetteInto(dir: string, cassette: Cassette, options: SaveOptions = {}): Promise<SaveResult> {
+export async function writeCassetteInto(
+  dir: string,
+  cassette: Cassette,
+  options: SaveOptions = {},
+): Promise<SaveResult> {
   const lineages = Object.keys(cassette.calls).sort();
   const files = lineages.map((lineage) => ({
     lineage,
@@ -57,7 +61,9 @@ export async function writeCassetteInto(dir: string, cassette: Cassette, options
     provenance: orderedProvenance(cassette.provenance),
     lineages,
     ...(cassette.normalise === undefined || cassette.normalise.length === 0 ? {} : { normalise: cassette.normalise }),
-    ...(cassette.ambiguities === undefined || cassette.ambiguities.length === 0 ? {} : { ambiguities: cassette.ambiguities }),
+    ...(cassette.ambiguities === undefined || cassette.ambiguities.length === 0
+      ? {}
+      : { ambiguities: cassette.ambiguities }),
   };
   const metaText = `${JSON.stringify(meta, null, 2)}\n`;
   assertNoSecrets(
@@ -123,7 +129,8 @@ function orderedProvenance(provenance: Provenance): Provenance {
 function sameProvenance(previous: CassetteMeta, next: CassetteMeta): boolean {
   const { recordedAt: _a, recorder: _b, ...before } = previous.provenance;
   const { recordedAt: _c, recorder: _d, ...after } = next.provenance;
-  const rest = (meta: CassetteMeta): string => canonicalJson([meta.lineages, meta.normalise ?? [], meta.ambiguities ?? []]);
+  const rest = (meta: CassetteMeta): string =>
+    canonicalJson([meta.lineages, meta.normalise ?? [], meta.ambiguities ?? []]);
   return canonicalJson(before) === canonicalJson(after) && rest(previous) === rest(next);
 }
 

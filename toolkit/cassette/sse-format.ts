@@ -6,5 +6,8 @@ export const DONE_FRAME = 'data: [DONE]\n\n';
 export function formatSseEvent(event: SseEvent): string {
   if ('comment' in event) return `: ${event.comment}\n\n`;
   const name = event.event === undefined ? '' : `event: ${event.event}\n`;
-  return `${name}${event.data.split('\n').map((line) => `data: ${line}\n`).join('')}\n`;
+  return `${name}${event.data
+    .split('\n')
+    .map((line) => `data: ${line}\n`)
+    .join('')}\n`;
 }

@@ -16,7 +16,10 @@ const TSX = import.meta.resolve('tsx');
 describe.concurrent('nestcast acp-agent as a real child process', () => {
   test('a parent delegates through the acp provider to nestcast acp-agent, keyless, and harvests the child log', async () => {
     const model = await createScriptedRuntime({
-      main: [callTool('call_1', 'subagent', { description: 'ask the child', prompt: 'Which tasks are running?' }), say('The child reports no tasks.')],
+      main: [
+        callTool('call_1', 'subagent', { description: 'ask the child', prompt: 'Which tasks are running?' }),
+        say('The child reports no tasks.'),
+      ],
       'main/call_1': [callTool('call_c1', 'task_list', {}), say('No background tasks.')],
     });
     try {
@@ -34,10 +37,19 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
       const outcome = await parent.run('Delegate the question to a child.');
 
       expect(outcome).toMatchObject({ reason: 'completed', output: 'The child reports no tasks.' });
-      expect(parent.session.events).toContainEqual(expect.objectContaining({ type: 'tool/result', data: expect.objectContaining({ id: 'call_1', output: 'No background tasks.', isError: false }) }));
-      const logs = await Promise.all((await runtime.sessions.list()).map(async (path) => parseSessionLog(await readFile(path, 'utf8'), path)));
+      expect(parent.session.events).toContainEqual(
+        expect.objectContaining({
+          type: 'tool/result',
+          data: expect.objectContaining({ id: 'call_1', output: 'No background tasks.', isError: false }),
+        }),
+      );
+      const logs = await Promise.all(
+        (await runtime.sessions.list()).map(async (path) => parseSessionLog(await readFile(path, 'utf8'), path)),
+      );
       const child = logs.find((log) => log.header.lineage === 'main/call_1');
-      expect(child?.events).toContainEqual(expect.objectContaining({ type: 'tool/call', data: expect.objectContaining({ name: 'task_list' }) }));
+      expect(child?.events).toContainEqual(
+        expect.objectContaining({ type: 'tool/call', data: expect.objectContaining({ name: 'task_list' }) }),
+      );
       expect(child && checkInvariants(child, { finished: true })).toEqual([]);
     } finally {
       await model.close();
@@ -49,7 +61,12 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
     try {
       const child = spawn(process.execPath, ['--import', TSX, BIN, 'acp-agent'], {
         cwd: model.sessionsRoot,
-        env: { ...process.env, NESTCAST_LOG_LEVEL: 'debug', NESTCAST_SESSIONS_ROOT: model.sessionsRoot, DEEPSEEK_BASE_URL: model.server.url },
+        env: {
+          ...process.env,
+          NESTCAST_LOG_LEVEL: 'debug',
+          NESTCAST_SESSIONS_ROOT: model.sessionsRoot,
+          DEEPSEEK_BASE_URL: model.server.url,
+        },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -57,10 +74,15 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
       child.stdout.on('data', (data: Buffer) => (stdout += data.toString('utf8')));
       child.stderr.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const answered = (id: number) => new Promise<void>((resolve) => child.stdout.on('data', () => stdout.includes(`"id":${id}`) && resolve()));
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`);
+      const answered = (id: number) =>
+        new Promise<void>((resolve) => child.stdout.on('data', () => stdout.includes(`"id":${id}`) && resolve()));
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`,
+      );
       await answered(1);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: model.sessionsRoot, mcpServers: [] } })}\n`);
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: model.sessionsRoot, mcpServers: [] } })}\n`,
+      );
       await answered(2);
       child.stdin.end();
 
@@ -75,7 +97,9 @@ describe.concurrent('nestcast acp-agent as a real child process', () => {
   });
 
   test('--help prints the usage on stderr and exits 0 without serving', async () => {
-    const child = spawn(process.execPath, ['--import', TSX, BIN, 'acp-agent', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, BIN, 'acp-agent', '--help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString('utf8')));

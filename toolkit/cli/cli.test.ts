@@ -37,7 +37,8 @@ describe('nestcast', () => {
   it('lists its commands with --help and exits 0', async () => {
     const io = memoryIo();
     expect(await main(['--help'], io)).toBe(0);
-    for (const command of ['run', 'record', 'inspect', 'fuzz', 'model-server', 'acp-agent']) expect(io.out()).toContain(`  ${command} `);
+    for (const command of ['run', 'record', 'inspect', 'fuzz', 'model-server', 'acp-agent'])
+      expect(io.out()).toContain(`  ${command} `);
   });
 
   it('refuses an unknown command with the usage and exit code 2', async () => {
@@ -55,11 +56,14 @@ describe('nestcast', () => {
     expect(NESTCAST_VERSION).toBe(pkg.version);
   });
 
-  it.each(['run', 'record', 'inspect', 'show', 'fuzz', 'model-server'])('prints the help of %s on stdout', async (command) => {
-    const io = memoryIo();
-    expect(await main([command, '--help'], io)).toBe(0);
-    expect(io.out()).toContain(`nestcast ${command}`);
-  });
+  it.each(['run', 'record', 'inspect', 'show', 'fuzz', 'model-server'])(
+    'prints the help of %s on stdout',
+    async (command) => {
+      const io = memoryIo();
+      expect(await main([command, '--help'], io)).toBe(0);
+      expect(io.out()).toContain(`nestcast ${command}`);
+    },
+  );
 
   it('prints the help of acp-agent on stderr, since its stdout carries protocol frames only', async () => {
     const io = memoryIo();
@@ -82,7 +86,9 @@ describe('nestcast run', () => {
     const lines = io.out().split('\n');
     expect(lines[0]).toMatch(/^✓ spawn-one {2}2 sessions {2}3 model calls {2}\d+ ms$/);
     expect(lines[1]).toMatch(/^✓ multi {2}3 sessions {2}5 model calls {2}\d+ ms$/);
-    expect(io.out()).toMatch(/scenario +sessions +model calls +result +time\nspawn-one +2 +3 +pass +\d+ ms\nmulti +3 +5 +pass +\d+ ms/);
+    expect(io.out()).toMatch(
+      /scenario +sessions +model calls +result +time\nspawn-one +2 +3 +pass +\d+ ms\nmulti +3 +5 +pass +\d+ ms/,
+    );
     expect(io.out()).toContain('2 scenarios passed');
     expect(io.out()).not.toMatch(ANSI);
   });
@@ -129,7 +135,10 @@ describe('nestcast run', () => {
     const source = await readFile(join(scenarios, 'unscripted.scenario.ts'), 'utf8');
     await writeFile(
       join(scenarios, 'unscripted.scenario.ts'),
-      source.replace("name: 'spawn-one'", "name: 'unscripted'").replace(/  script: \{[\s\S]*?\n  \},\n/, '').replace("'../toolkit/", `'${REPO}/toolkit/`),
+      source
+        .replace("name: 'spawn-one'", "name: 'unscripted'")
+        .replace(/  script: \{[\s\S]*?\n  \},\n/, '')
+        .replace("'../toolkit/", `'${REPO}/toolkit/`),
     );
     const io = memoryIo({ NO_COLOR: '1' });
 
@@ -144,8 +153,15 @@ describe('nestcast record and inspect', () => {
   it('records a scenario keyless against the model server, then inspect shows it and run replays it', async () => {
     const io = memoryIo({ NO_COLOR: '1' });
     expect(await main(['record', 'hello-child', '--recordings', temp], io)).toBe(0);
-    const meta = JSON.parse(await readFile(join(temp, 'hello-child', 'meta.json'), 'utf8')) as { provenance: Record<string, string>; lineages: string[] };
-    expect(meta.provenance).toMatchObject({ source: 'recorded', host: 'model-server.nestcast.invalid', baseUrl: 'http://model-server.nestcast.invalid' });
+    const meta = JSON.parse(await readFile(join(temp, 'hello-child', 'meta.json'), 'utf8')) as {
+      provenance: Record<string, string>;
+      lineages: string[];
+    };
+    expect(meta.provenance).toMatchObject({
+      source: 'recorded',
+      host: 'model-server.nestcast.invalid',
+      baseUrl: 'http://model-server.nestcast.invalid',
+    });
     expect(meta.lineages).toEqual(['main', 'main/call_hello']);
 
     const inspect = memoryIo({ NO_COLOR: '1' });
@@ -154,7 +170,9 @@ describe('nestcast record and inspect', () => {
     expect(inspect.out()).toMatch(/sessions +2, model calls 3/);
     expect(inspect.out()).toMatch(/main\/call_hello +1 +\d+ events/);
     // What the model said, call by call: its text's first line and the tools it called.
-    expect(inspect.out()).toContain('      1. → subagent({"description":"Say hello","prompt":"Say hello."})\n      2. "The helper says: Hello!"\n');
+    expect(inspect.out()).toContain(
+      '      1. → subagent({"description":"Say hello","prompt":"Say hello."})\n      2. "The helper says: Hello!"\n',
+    );
     expect(inspect.out()).toMatch(/main\/call_hello .*\n {6}1\. "Hello!"\n/);
 
     const replay = memoryIo({ NO_COLOR: '1' });
@@ -163,7 +181,13 @@ describe('nestcast record and inspect', () => {
 
   it('re-recording the same conversation leaves every file byte-identical', async () => {
     expect(await main(['record', 'parallel', '--recordings', temp], memoryIo())).toBe(0);
-    const files = ['meta.json', 'calls/main.jsonl', 'calls/main/call_iceland.jsonl', 'calls/main/call_malta.jsonl', 'transcripts/main.jsonl'];
+    const files = [
+      'meta.json',
+      'calls/main.jsonl',
+      'calls/main/call_iceland.jsonl',
+      'calls/main/call_malta.jsonl',
+      'transcripts/main.jsonl',
+    ];
     const first = await Promise.all(files.map((file) => readFile(join(temp, 'parallel', file), 'utf8')));
     expect(await main(['record', 'parallel', '--recordings', temp], memoryIo())).toBe(0);
     const second = await Promise.all(files.map((file) => readFile(join(temp, 'parallel', file), 'utf8')));
@@ -178,39 +202,60 @@ describe('nestcast record and inspect', () => {
     await mkdir(scenarios, { recursive: true });
     await writeFile(
       join(scenarios, 'hello-child.scenario.ts'),
-      source.replace("{ text: 'Hello!' }", "{ text: 'Goodbye!' }").replace("output: { main: 'The helper says: Hello!' }", "output: { 'main/call_hello': 'Hello!' }").replace("'../toolkit/", `'${REPO}/toolkit/`),
+      source
+        .replace("{ text: 'Hello!' }", "{ text: 'Goodbye!' }")
+        .replace("output: { main: 'The helper says: Hello!' }", "output: { 'main/call_hello': 'Hello!' }")
+        .replace("'../toolkit/", `'${REPO}/toolkit/`),
     );
     const before = await readFile(join(recordingsDir, 'hello-child', 'calls', 'main', 'call_hello.jsonl'), 'utf8');
     const io = memoryIo({ NO_COLOR: '1' });
 
     expect(await main(['record', 'hello-child', '--scenarios', scenarios, '--recordings', recordingsDir], io)).toBe(1);
 
-    expect(io.out()).toContain('EXPECTATION_FAILED hello-child: expected the final answer of "main/call_hello" to match Hello!');
+    expect(io.out()).toContain(
+      'EXPECTATION_FAILED hello-child: expected the final answer of "main/call_hello" to match Hello!',
+    );
     expect(io.out()).toContain(`NOT_SAVED hello-child: nothing was written to ${join(recordingsDir, 'hello-child')}`);
-    expect(await readFile(join(recordingsDir, 'hello-child', 'calls', 'main', 'call_hello.jsonl'), 'utf8')).toBe(before);
+    expect(await readFile(join(recordingsDir, 'hello-child', 'calls', 'main', 'call_hello.jsonl'), 'utf8')).toBe(
+      before,
+    );
   });
 
   it('refuses to record against a real API without a key, and writes nothing', async () => {
     const io = memoryIo({ NO_COLOR: '1' });
     expect(await main(['record', 'spawn-one', '--base-url', 'http://127.0.0.1:9', '--recordings', temp], io)).toBe(1);
-    expect(io.out()).toContain('MISSING_KEY spawn-one: Recording "spawn-one" against http://127.0.0.1:9 needs an API key: set DEEPSEEK_API_KEY');
+    expect(io.out()).toContain(
+      'MISSING_KEY spawn-one: Recording "spawn-one" against http://127.0.0.1:9 needs an API key: set DEEPSEEK_API_KEY',
+    );
   });
 
   it('records against an API with the key from --api-key-env, which never reaches a file; without it, names the variable to set', async () => {
     const server = await startModelServer({ scripts: helloChild.script! });
     try {
       const key = 'sk-proxy-0123456789abcdef';
-      const args = ['record', 'hello-child', '--base-url', server.url, '--api-key-env', 'MY_PROXY_KEY', '--recordings', temp];
+      const args = [
+        'record',
+        'hello-child',
+        '--base-url',
+        server.url,
+        '--api-key-env',
+        'MY_PROXY_KEY',
+        '--recordings',
+        temp,
+      ];
       const missing = memoryIo({ NO_COLOR: '1' });
       expect(await main(args, missing)).toBe(1);
       expect(missing.out()).toContain('needs an API key: set MY_PROXY_KEY');
       expect(await main(args, memoryIo({ NO_COLOR: '1', MY_PROXY_KEY: key }))).toBe(0);
-      for (const file of await listFiles(join(temp, 'hello-child'))) expect(await readFile(join(temp, 'hello-child', file), 'utf8')).not.toContain(key);
+      for (const file of await listFiles(join(temp, 'hello-child')))
+        expect(await readFile(join(temp, 'hello-child', file), 'utf8')).not.toContain(key);
     } finally {
       await server.close();
     }
     const openai = memoryIo({ NO_COLOR: '1' });
-    expect(await main(['record', 'spawn-one', '--base-url', 'https://api.openai.com/v1', '--recordings', temp], openai)).toBe(1);
+    expect(
+      await main(['record', 'spawn-one', '--base-url', 'https://api.openai.com/v1', '--recordings', temp], openai),
+    ).toBe(1);
     expect(openai.out()).toContain('needs an API key: set OPENAI_API_KEY');
   });
 
@@ -230,6 +275,8 @@ describe('--timing', () => {
     expect(parseTiming('recorded')).toBe('recorded');
     expect(parseTiming('2')).toEqual({ scale: 0.5 });
     expect(parseTiming('0.5x')).toEqual({ scale: 2 });
-    expect(() => parseTiming('fast')).toThrow('--timing must be instant, recorded or a positive speed factor, got "fast"');
+    expect(() => parseTiming('fast')).toThrow(
+      '--timing must be instant, recorded or a positive speed factor, got "fast"',
+    );
   });
 });

@@ -11,13 +11,21 @@ let project: string;
 
 async function nestcast(...argv: string[]): Promise<{ status: number; out: string }> {
   let out = '';
-  const io: CliIo = { stdout: (text) => void (out += text), stderr: (text) => void (out += text), env: { NO_COLOR: '1' }, cwd: project, color: false };
+  const io: CliIo = {
+    stdout: (text) => void (out += text),
+    stderr: (text) => void (out += text),
+    env: { NO_COLOR: '1' },
+    cwd: project,
+    color: false,
+  };
   return { status: await main(argv, io), out };
 }
 
 /** Every `nestcast …` command a hint names, as written (the text up to the end of the sentence). */
 function hintedCommands(out: string): string[] {
-  return [...out.matchAll(/(?:with|accept it with): `?nestcast ([a-z-]+(?: [^\s`.]+)*?)(?:`|\.(?:\s|$)|\n|$)/g)].map((match) => match[1] as string);
+  return [...out.matchAll(/(?:with|accept it with): `?nestcast ([a-z-]+(?: [^\s`.]+)*?)(?:`|\.(?:\s|$)|\n|$)/g)].map(
+    (match) => match[1] as string,
+  );
 }
 
 async function follow(out: string): Promise<void> {
@@ -30,7 +38,10 @@ beforeEach(async () => {
   project = await makeTempDir('hints-');
   await mkdir(join(project, 'scenarios'));
   const scenario = await docSnippet(join(REPO, 'docs', 'scenarios.md'), 'scenarios/hello-child.scenario.ts');
-  await writeFile(join(project, 'scenarios', 'hello-child.scenario.ts'), scenario.replace("'nestcast/toolkit'", JSON.stringify(join(REPO, 'toolkit', 'scenarios', 'index.ts'))));
+  await writeFile(
+    join(project, 'scenarios', 'hello-child.scenario.ts'),
+    scenario.replace("'nestcast/toolkit'", JSON.stringify(join(REPO, 'toolkit', 'scenarios', 'index.ts'))),
+  );
 });
 afterEach(async () => {
   await removeTempDir(project);
@@ -43,7 +54,10 @@ async function editPrompt(): Promise<void> {
   await removeTempDir(project);
   project = moved;
   const file = join(project, 'scenarios', 'hello-child.scenario.ts');
-  await writeFile(file, (await readFile(file, 'utf8')).replace('Ask a helper to say hello.', 'Ask a helper to say hi.'));
+  await writeFile(
+    file,
+    (await readFile(file, 'utf8')).replace('Ask a helper to say hello.', 'Ask a helper to say hi.'),
+  );
 }
 
 describe('hints that work when followed literally', () => {
@@ -54,7 +68,9 @@ describe('hints that work when followed literally', () => {
     expect(run.status).toBe(1);
     const codes = [...run.out.matchAll(/^ {4}([A-Z_]+) hello-child:/gm)].map((match) => match[1]);
     expect(codes[0]).toBe('REQUEST_MISMATCH');
-    expect(new Set(run.out.match(/Model call \d+ of session "[^"]+"/g)).size).toBe(run.out.match(/Model call \d+ of session "[^"]+"/g)?.length);
+    expect(new Set(run.out.match(/Model call \d+ of session "[^"]+"/g)).size).toBe(
+      run.out.match(/Model call \d+ of session "[^"]+"/g)?.length,
+    );
     expect(run.out).not.toContain('sequence');
     expect(run.out).not.toContain('--update');
     expect(hintedCommands(run.out)).toContain('record hello-child');
@@ -101,7 +117,9 @@ describe('hints that work when followed literally', () => {
     const run = await nestcast('run', 'hello-child');
     expect(run.status).toBe(1);
     // The cause first: before the unconsumed calls and the transcript and expectation failures it led to.
-    expect(run.out).toMatch(/^✗ hello-child .*\n {4}TURN_ERROR hello-child: session "main" ended a turn with [A-Z_]+: .*JSON/i);
+    expect(run.out).toMatch(
+      /^✗ hello-child .*\n {4}TURN_ERROR hello-child: session "main" ended a turn with [A-Z_]+: .*JSON/i,
+    );
   });
 
   it('a recorded request with a key named constructor shows its REQUEST_MISMATCH, not a network error hiding a formatter crash', async () => {
@@ -113,6 +131,8 @@ describe('hints that work when followed literally', () => {
     await writeFile(file, [JSON.stringify(line), ...rest].join('\n'));
     const run = await nestcast('run', 'hello-child');
     expect(run.status).toBe(1);
-    expect(run.out).toMatch(/^✗ hello-child .*\n {4}REQUEST_MISMATCH hello-child: Model call 1 of session "main" does not match .* at constructor:\n {6}recorded: \{"nested":true\}\n {6}live: {5}\(absent\)/);
+    expect(run.out).toMatch(
+      /^✗ hello-child .*\n {4}REQUEST_MISMATCH hello-child: Model call 1 of session "main" does not match .* at constructor:\n {6}recorded: \{"nested":true\}\n {6}live: {5}\(absent\)/,
+    );
   });
 });

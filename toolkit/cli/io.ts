@@ -34,6 +34,7 @@ export interface Paint {
 }
 
 export function paint(color: boolean): Paint {
-  const wrap = (open: number, close: number) => (text: string) => (color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const wrap = (open: number, close: number) => (text: string) =>
+    color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
   return { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }

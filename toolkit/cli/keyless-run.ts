@@ -8,7 +8,10 @@ import { cleanExitOnSignal } from './clean-exit-on-signal.js';
  * import finds no key, and what it sends is caught), and Ctrl-C leaving `recordingTargets` whole.
  * Everything is put back when `work` settles.
  */
-export async function runKeyless<T>(recordingTargets: () => readonly string[], work: (guard: NetworkGuard) => Promise<T>): Promise<T> {
+export async function runKeyless<T>(
+  recordingTargets: () => readonly string[],
+  work: (guard: NetworkGuard) => Promise<T>,
+): Promise<T> {
   const restoreEnv = scrubKeyLikeEnv(process.env);
   const guard = installNetworkGuard();
   const uninstallSignals = cleanExitOnSignal(recordingTargets);

@@ -4,18 +4,64 @@ import { paint, processIo, type CliIo } from './io.js';
 import { NESTCAST_VERSION } from './version.js';
 
 /** Commands load lazily: `acp-agent` is started per child and must not pay for the rest of the toolkit. */
-const COMMANDS: readonly { readonly name: string; readonly summary: string; readonly hidden?: true; readonly load: () => Promise<Command> }[] = [
-  { name: 'run', summary: 'Replay scenarios keyless and check them against their recordings (default: all)', load: async () => (await import('./commands/run.js')).runCommand },
-  { name: 'record', summary: 'Record scenarios against nestcast model-server or a real OpenAI-compatible API', load: async () => (await import('./commands/record.js')).recordCommand },
-  { name: 'inspect', summary: 'Show a recording at a glance: sessions, calls, provenance', load: async () => (await import('./commands/inspect.js')).inspectCommand },
-  { name: 'show', summary: 'Write the HTML timeline of a recording, without running it', load: async () => (await import('./commands/show.js')).showCommand },
-  { name: 'import', summary: 'Convert a nock, Polly.js or HAR fixture into a recording', load: async () => (await import('./commands/import.js')).importCommand },
-  { name: 'export', summary: 'Write a recording as a nock fixture or a HAR file', load: async () => (await import('./commands/export.js')).exportCommand },
-  { name: 'fuzz', summary: 'Fuzz a subagent provider’s lifecycle ordering with fast-check', load: async () => (await import('./commands/fuzz.js')).fuzzCommand },
-  { name: 'model-server', summary: 'Serve authored scripts as a loopback OpenAI-compatible model', load: async () => (await import('./commands/model-server.js')).modelServerCommand },
-  { name: 'acp-agent', summary: 'Run the nestcast harness as an ACP agent over stdio', load: async () => (await import('./commands/acp-agent.js')).acpAgentCommand },
+const COMMANDS: readonly {
+  readonly name: string;
+  readonly summary: string;
+  readonly hidden?: true;
+  readonly load: () => Promise<Command>;
+}[] = [
+  {
+    name: 'run',
+    summary: 'Replay scenarios keyless and check them against their recordings (default: all)',
+    load: async () => (await import('./commands/run.js')).runCommand,
+  },
+  {
+    name: 'record',
+    summary: 'Record scenarios against nestcast model-server or a real OpenAI-compatible API',
+    load: async () => (await import('./commands/record.js')).recordCommand,
+  },
+  {
+    name: 'inspect',
+    summary: 'Show a recording at a glance: sessions, calls, provenance',
+    load: async () => (await import('./commands/inspect.js')).inspectCommand,
+  },
+  {
+    name: 'show',
+    summary: 'Write the HTML timeline of a recording, without running it',
+    load: async () => (await import('./commands/show.js')).showCommand,
+  },
+  {
+    name: 'import',
+    summary: 'Convert a nock, Polly.js or HAR fixture into a recording',
+    load: async () => (await import('./commands/import.js')).importCommand,
+  },
+  {
+    name: 'export',
+    summary: 'Write a recording as a nock fixture or a HAR file',
+    load: async () => (await import('./commands/export.js')).exportCommand,
+  },
+  {
+    name: 'fuzz',
+    summary: 'Fuzz a subagent provider’s lifecycle ordering with fast-check',
+    load: async () => (await import('./commands/fuzz.js')).fuzzCommand,
+  },
+  {
+    name: 'model-server',
+    summary: 'Serve authored scripts as a loopback OpenAI-compatible model',
+    load: async () => (await import('./commands/model-server.js')).modelServerCommand,
+  },
+  {
+    name: 'acp-agent',
+    summary: 'Run the nestcast harness as an ACP agent over stdio',
+    load: async () => (await import('./commands/acp-agent.js')).acpAgentCommand,
+  },
   // Started by `run --workers`, never by hand: not listed.
-  { name: 'scenario-worker', summary: 'Internal: a worker process of nestcast run --workers', hidden: true, load: async () => (await import('./commands/scenario-worker.js')).scenarioWorkerCommand },
+  {
+    name: 'scenario-worker',
+    summary: 'Internal: a worker process of nestcast run --workers',
+    hidden: true,
+    load: async () => (await import('./commands/scenario-worker.js')).scenarioWorkerCommand,
+  },
 ];
 
 function usage(io: CliIo): string {

@@ -8,6 +8,8 @@ export function parseCommandLine<O extends Options>(argv: readonly string[], opt
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error));
+    throw new UsageError(
+      error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error),
+    );
   }
 }

@@ -30,7 +30,12 @@ export function reportCollector(dir: string | undefined) {
 }
 
 /** `nestcast show`: the same page for a recording, drawn without running it. */
-export async function writeRecordingReport(dir: string, recordingDir: string, io: CliIo, recordHint: string): Promise<string> {
+export async function writeRecordingReport(
+  dir: string,
+  recordingDir: string,
+  io: CliIo,
+  recordHint: string,
+): Promise<string> {
   const written = await writeReport(dir, [await recordingReportInput(recordingDir, { recordHint })], { env: io.env });
   return (written.pages[0] as (typeof written.pages)[number]).path;
 }

@@ -20,7 +20,11 @@ let dirs: { scenariosDir: string; recordingsDir: string };
 async function nestcast(...args: string[]): Promise<CliRun> {
   const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', DEEPSEEK_API_KEY: 'sk-live-never-used' };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], { env, cwd: temp, maxBuffer: 8 << 20 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
+      env,
+      cwd: temp,
+      maxBuffer: 8 << 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -78,7 +82,10 @@ describe('nestcast run --workers', () => {
       join(quitter.scenariosDir, 'exits.scenario.ts'),
       (await readFile(join(dirs.scenariosDir, 'spawn-one.scenario.ts'), 'utf8'))
         .replace("name: 'spawn-one'", "name: 'exits'")
-        .replace('subagentTools:', `tools: [{ name: 'subagent_stand_in', description: 'x', parameters: { type: 'object' }, execute: () => process.exit(0) }],\n  subagentTools:`)
+        .replace(
+          'subagentTools:',
+          `tools: [{ name: 'subagent_stand_in', description: 'x', parameters: { type: 'object' }, execute: () => process.exit(0) }],\n  subagentTools:`,
+        )
         .replace("name: 'subagent',", "name: 'subagent_stand_in',"),
     );
     await writeFile(
@@ -88,11 +95,21 @@ describe('nestcast run --workers', () => {
         .replace('execute: () => process.exit(0)', "execute: () => process.kill(process.pid, 'SIGKILL')"),
     );
 
-    const run = await nestcast('run', '--scenarios', quitter.scenariosDir, '--recordings', quitter.recordingsDir, '--workers', '2');
+    const run = await nestcast(
+      'run',
+      '--scenarios',
+      quitter.scenariosDir,
+      '--recordings',
+      quitter.recordingsDir,
+      '--workers',
+      '2',
+    );
 
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^✗ exits .*\n {4}SCENARIO_EXIT exits: scenario code called process.exit\(0\)/m);
-    expect(run.stdout).toMatch(/^✗ killed .*\n {4}WORKER_EXITED killed: the worker process running it was killed by SIGKILL before the scenario reported a verdict/m);
+    expect(run.stdout).toMatch(
+      /^✗ killed .*\n {4}WORKER_EXITED killed: the worker process running it was killed by SIGKILL before the scenario reported a verdict/m,
+    );
     expect(run.stdout).toMatch(/^✓ multi /m);
     expect(run.stdout).toMatch(/^✓ spawn-one /m);
     expect(run.stdout).toContain('2 of 4 scenarios failed');
@@ -103,7 +120,10 @@ describe('nestcast run --workers', () => {
     await mkdir(broken.scenariosDir, { recursive: true });
     await copyScenario('spawn-one', 'spawn-one', broken);
     await copyScenario('multi', 'multi', broken);
-    await writeFile(join(broken.scenariosDir, 'boom.scenario.ts'), "throw new Error('boom.scenario.ts was imported');\n");
+    await writeFile(
+      join(broken.scenariosDir, 'boom.scenario.ts'),
+      "throw new Error('boom.scenario.ts was imported');\n",
+    );
     const common = ['run', '--scenarios', broken.scenariosDir, '--recordings', broken.recordingsDir];
 
     const selected = await nestcast(...common, 'spawn-one', 'multi', '--workers', '2');
@@ -113,7 +133,9 @@ describe('nestcast run --workers', () => {
     expect(selected.stdout + selected.stderr).not.toContain('boom');
     expect(selected.stdout).toContain('2 scenarios passed');
     expect(all.code).toBe(1);
-    expect(all.stdout).toMatch(/^✗ boom .*\n {4}SCENARIO_LOAD_FAILED boom: importing its file failed: boom.scenario.ts was imported/m);
+    expect(all.stdout).toMatch(
+      /^✗ boom .*\n {4}SCENARIO_LOAD_FAILED boom: importing its file failed: boom.scenario.ts was imported/m,
+    );
     expect(all.stdout).toContain('1 of 3 scenarios failed');
   });
 

@@ -32,6 +32,7 @@ export function requireScenarios(count: number, dir: string, passWithNone: boole
 export function parseTimeoutOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value.replace(/s$/, ''));
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got "${value}"`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`--timeout must be a positive number of seconds, got "${value}"`);
   return seconds;
 }

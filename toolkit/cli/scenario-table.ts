@@ -4,10 +4,13 @@ import type { Paint } from './io.js';
 /** `✓ spawn-one  2 sessions  3 model calls  41 ms`, then each failure indented, then a failed run's harness log. */
 export function progressLine(report: ScenarioReport, p: Paint): string {
   const mark = report.passed ? p.green('✓') : p.red('✗');
-  const facts = p.dim(`${report.sessions} sessions  ${report.modelCalls} model calls  ${Math.round(report.durationMs)} ms`);
+  const facts = p.dim(
+    `${report.sessions} sessions  ${report.modelCalls} model calls  ${Math.round(report.durationMs)} ms`,
+  );
   const lines = [`${mark} ${report.name}  ${facts}`];
   for (const failure of report.failures) lines.push(indent(`${p.red(failure.code)} ${failure.message}`, '    '));
-  if (report.log !== undefined) lines.push(indent([p.dim('harness log:'), ...report.log.map((line) => `  ${line}`)].join('\n'), '    '));
+  if (report.log !== undefined)
+    lines.push(indent([p.dim('harness log:'), ...report.log.map((line) => `  ${line}`)].join('\n'), '    '));
   return `${lines.join('\n')}\n`;
 }
 
@@ -21,16 +24,22 @@ export function summaryTable(reports: readonly ScenarioReport[], p: Paint): stri
     report.passed ? 'pass' : 'FAIL',
     `${Math.round(report.durationMs)} ms`,
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const format = (row: readonly string[]) =>
-    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
   const failed = reports.filter((report) => !report.passed).length;
   const colour = (row: string[], line: string) => (row[3] === 'FAIL' ? p.red(line) : line);
   return [
     p.bold(format(header)),
     ...rows.map((row) => colour(row, format(row))),
     '',
-    failed === 0 ? p.green(`${count(reports.length, 'scenario')} passed`) : p.red(`${failed} of ${count(reports.length, 'scenario')} failed`),
+    failed === 0
+      ? p.green(`${count(reports.length, 'scenario')} passed`)
+      : p.red(`${failed} of ${count(reports.length, 'scenario')} failed`),
     '',
   ].join('\n');
 }

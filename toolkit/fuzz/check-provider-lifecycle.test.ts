@@ -17,7 +17,9 @@ describe('a failure', () => {
     expect(text).toContain(`seed ${failure.seed}, path ${failure.path}`);
     expect(failure.steps[0]).toMatch(/^1\. /);
     expect(text).toMatch(/dispose\(\)/);
-    expect(failure.rerun).toBe(`nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts --runs 300 --seed=${failure.seed} --path ${failure.path}`);
+    expect(failure.rerun).toBe(
+      `nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts --runs 300 --seed=${failure.seed} --path ${failure.path}`,
+    );
     expect(text).toContain(`rerun: ${failure.rerun}`);
   });
 
@@ -35,7 +37,9 @@ describe('a failure', () => {
   it('is thrown, readable, by assertProviderLifecycle', async () => {
     await expect(assertProviderLifecycle(broken, { runs: 300 })).rejects.toMatchObject({
       code: 'LIFECYCLE_VIOLATION',
-      message: expect.stringContaining('rerun: nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts'),
+      message: expect.stringContaining(
+        'rerun: nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts',
+      ),
     });
   });
 
@@ -50,15 +54,25 @@ describe('a failure', () => {
       },
     };
     const report = await checkProviderLifecycle(exploding, { runs: 20, seed: 5, endOnFailure: true });
-    expect(report.failure).toMatchObject({ kind: 'suite', seed: 5, path: expect.stringMatching(/^\d+/), step: expect.any(String) });
-    expect(report.failure?.violations[0]).toMatchObject({ promise: 'suite-error', message: expect.stringContaining('fixture blew up') });
+    expect(report.failure).toMatchObject({
+      kind: 'suite',
+      seed: 5,
+      path: expect.stringMatching(/^\d+/),
+      step: expect.any(String),
+    });
+    expect(report.failure?.violations[0]).toMatchObject({
+      promise: 'suite-error',
+      message: expect.stringContaining('fixture blew up'),
+    });
     expect(formatConformanceFailure(report)).toContain('the lifecycle suite itself failed');
   });
 });
 
 describe('options', () => {
   it.each([0, -1, 1.5, Number.NaN])('refuses runs = %s', async (runs) => {
-    await expect(checkProviderLifecycle(toyFactory(), { runs })).rejects.toMatchObject({ code: 'INVALID_FUZZ_OPTIONS' });
+    await expect(checkProviderLifecycle(toyFactory(), { runs })).rejects.toMatchObject({
+      code: 'INVALID_FUZZ_OPTIONS',
+    });
   });
 
   it('refuses a path without the seed it belongs to', async () => {
@@ -81,8 +95,17 @@ describe('options', () => {
         },
       }),
     };
-    const report = await checkProviderLifecycle(neverReady, { runs: 20, seed: 1, timeoutMs: 50, endOnFailure: true, schedule: { maxRuns: 1 } });
-    expect(report.failure?.violations[0]).toMatchObject({ promise: 'schedule-finishes', message: expect.stringContaining('run r0-complete') });
+    const report = await checkProviderLifecycle(neverReady, {
+      runs: 20,
+      seed: 1,
+      timeoutMs: 50,
+      endOnFailure: true,
+      schedule: { maxRuns: 1 },
+    });
+    expect(report.failure?.violations[0]).toMatchObject({
+      promise: 'schedule-finishes',
+      message: expect.stringContaining('run r0-complete'),
+    });
   });
 });
 

@@ -31,7 +31,9 @@ class ScheduleFailed extends Error {
 /** The label of the last scheduler step released so far: where a failure was seen. */
 function lastStep(s: fc.Scheduler): string {
   const released = s.report().filter((item) => item.status !== 'pending');
-  return released.length === 0 ? '(before any step)' : `${released.length}. ${released[released.length - 1]?.label ?? ''}`;
+  return released.length === 0
+    ? '(before any step)'
+    : `${released.length}. ${released[released.length - 1]?.label ?? ''}`;
 }
 
 /**
@@ -42,7 +44,10 @@ function lastStep(s: fc.Scheduler): string {
  * while a schedule runs fails it. Resolves with a report; never throws for a broken provider (see
  * `assertProviderLifecycle`), nor for a bug of the suite itself (reported as a `suite` failure).
  */
-export async function checkProviderLifecycle(factory: ProviderFactory, options: LifecycleCheckOptions): Promise<ConformanceReport> {
+export async function checkProviderLifecycle(
+  factory: ProviderFactory,
+  options: LifecycleCheckOptions,
+): Promise<ConformanceReport> {
   const runs = validRuns(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const settleWaitMs = options.settleWaitMs ?? DEFAULT_SETTLE_WAIT_MS;
@@ -52,7 +57,10 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
   const began = performance.now();
   let schedules = 0;
   try {
-    const arbitrary = lifecycleScheduleArbitrary({ ...options.schedule, ...(factory.outcomes ? { outcomes: factory.outcomes } : {}) });
+    const arbitrary = lifecycleScheduleArbitrary({
+      ...options.schedule,
+      ...(factory.outcomes ? { outcomes: factory.outcomes } : {}),
+    });
     // Between two releases, let native work (file writes, pipes) land, so a seed replays the same choices.
     const act = async (release: () => Promise<void>): Promise<void> => {
       await release();
@@ -75,11 +83,18 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
       for (const { kind, error } of watch.since(mark)) {
         violations.push(
           isListenerFailure(error)
-            ? { promise: 'listener-failures-contained', message: `a listener failure escaped as an ${kind}: ${describeError(error)}` }
-            : { promise: 'no-unhandled-failures', message: `an ${kind} happened during the schedule: ${describeError(error)}` },
+            ? {
+                promise: 'listener-failures-contained',
+                message: `a listener failure escaped as an ${kind}: ${describeError(error)}`,
+              }
+            : {
+                promise: 'no-unhandled-failures',
+                message: `an ${kind} happened during the schedule: ${describeError(error)}`,
+              },
         );
       }
-      if (violations.length > 0) throw new ScheduleFailed('provider', violations, numberedSteps(s.report()), lastStep(s));
+      if (violations.length > 0)
+        throw new ScheduleFailed('provider', violations, numberedSteps(s.report()), lastStep(s));
     });
     const details = await fc.check(property, {
       numRuns: runs,
@@ -88,7 +103,14 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
       // A printed path already points at the shrunk schedule: replay it alone.
       endOnFailure: options.endOnFailure ?? options.path !== undefined,
     });
-    const report = { provider: factory.name, runs, schedules, seed: details.seed, elapsedMs: performance.now() - began, coverage: coverage.report() };
+    const report = {
+      provider: factory.name,
+      runs,
+      schedules,
+      seed: details.seed,
+      elapsedMs: performance.now() - began,
+      coverage: coverage.report(),
+    };
     if (!details.failed) return { ...report, ok: true };
     const failed = details.errorInstance;
     const path = details.counterexamplePath ?? '';
@@ -97,12 +119,34 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
     if (!(failed instanceof ScheduleFailed)) {
       // fast-check itself, or the arbitrary, blew up: still a suite failure with its seed and path, never a bare crash.
       const message = `the lifecycle suite itself failed outside any schedule step: ${describeError(failed)}`;
-      return { ...report, ok: false, failure: { kind: 'suite', seed: details.seed, path, schedule, violations: [{ promise: 'suite-error', message }], steps: [], rerun, step: '(none)' } };
+      return {
+        ...report,
+        ok: false,
+        failure: {
+          kind: 'suite',
+          seed: details.seed,
+          path,
+          schedule,
+          violations: [{ promise: 'suite-error', message }],
+          steps: [],
+          rerun,
+          step: '(none)',
+        },
+      };
     }
     return {
       ...report,
       ok: false,
-      failure: { kind: failed.kind, seed: details.seed, path, schedule, violations: failed.violations, steps: failed.steps, rerun, step: failed.step },
+      failure: {
+        kind: failed.kind,
+        seed: details.seed,
+        path,
+        schedule,
+        violations: failed.violations,
+        steps: failed.steps,
+        rerun,
+        step: failed.step,
+      },
     };
   } finally {
     watch.restore();
@@ -111,7 +155,10 @@ export async function checkProviderLifecycle(factory: ProviderFactory, options: 
 }
 
 /** Like `checkProviderLifecycle`, but throws `LIFECYCLE_VIOLATION` with the readable failure (seed, path, steps, rerun command). */
-export async function assertProviderLifecycle(factory: ProviderFactory, options: LifecycleCheckOptions): Promise<ConformanceReport> {
+export async function assertProviderLifecycle(
+  factory: ProviderFactory,
+  options: LifecycleCheckOptions,
+): Promise<ConformanceReport> {
   const report = await checkProviderLifecycle(factory, options);
   if (!report.ok) throw new FuzzError('LIFECYCLE_VIOLATION', formatConformanceFailure(report));
   return report;
@@ -122,7 +169,10 @@ function validRuns(options: LifecycleCheckOptions): number {
     throw new FuzzError('INVALID_FUZZ_OPTIONS', `runs must be a positive integer, got ${String(options.runs)}`);
   }
   if (options.path !== undefined && options.seed === undefined) {
-    throw new FuzzError('INVALID_FUZZ_OPTIONS', `path ${JSON.stringify(options.path)} replays a failure only together with the seed it was printed with; pass both`);
+    throw new FuzzError(
+      'INVALID_FUZZ_OPTIONS',
+      `path ${JSON.stringify(options.path)} replays a failure only together with the seed it was printed with; pass both`,
+    );
   }
   return fuzzRuns(options.runs);
 }

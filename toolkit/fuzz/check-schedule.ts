@@ -34,7 +34,10 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
   violations.push(...laterListenerProblems(driver));
   const alive = liveThings(observed.runtime, observed.parents, observed.fixture);
   if (alive.length > 0) {
-    violations.push({ promise: 'nothing-left-alive', message: `after every run was disposed, still alive: ${alive.map(describeThing).join(', ')}` });
+    violations.push({
+      promise: 'nothing-left-alive',
+      message: `after every run was disposed, still alive: ${alive.map(describeThing).join(', ')}`,
+    });
   }
   violations.push(...(await childLogProblems(observed.runtime, observed.parents)));
   return violations;
@@ -45,12 +48,22 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
   if (calledWith === null || start.status === 'pending') return;
   const providerCalled = calls.includes(trace.spawnedBy);
   if (start.status === 'rejected' && isListenerFailure(start.error)) {
-    trace.violate('listener-failures-contained', `a listener failure escaped into subagents.start(): ${describeError(start.error)}`);
+    trace.violate(
+      'listener-failures-contained',
+      `a listener failure escaped into subagents.start(): ${describeError(start.error)}`,
+    );
     return;
   }
   // The provider fulfilled, so what rejected start came out of announcing the run: a listener's failure, or the bus containing it.
-  if (start.status === 'rejected' && (trace.providerFulfilled || records.some((record) => record.event === 'start' && record.info.lineage === trace.lineage))) {
-    trace.violate('listener-failures-contained', `the provider's start fulfilled, yet subagents.start() rejected while announcing the run: ${describeError(start.error)}`);
+  if (
+    start.status === 'rejected' &&
+    (trace.providerFulfilled ||
+      records.some((record) => record.event === 'start' && record.info.lineage === trace.lineage))
+  ) {
+    trace.violate(
+      'listener-failures-contained',
+      `the provider's start fulfilled, yet subagents.start() rejected while announcing the run: ${describeError(start.error)}`,
+    );
     return;
   }
   const refusedAs = (code: string, why: string): void => {
@@ -64,20 +77,43 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
   if (trace.refusal !== null) return refusedAs(trace.refusal.code, `that ${trace.refusal.description}`);
   if (calledWith.aborted && (start.status !== 'rejected' || codeOf(start.error) !== 'ABORTED')) {
     const got = start.status === 'rejected' ? `rejected ${describeError(start.error)}` : 'fulfilled with a run';
-    trace.violate('aborted-start-rejects', `the request signal was aborted before start was called, so start must reject ABORTED; it ${got}`);
+    trace.violate(
+      'aborted-start-rejects',
+      `the request signal was aborted before start was called, so start must reject ABORTED; it ${got}`,
+    );
   }
   if (calledWith.parentDisposed || trace.parentGoneDuringStart) {
     if (start.status === 'fulfilled') {
-      trace.violate('no-child-for-a-gone-parent', `the parent agent was disposed ${calledWith.parentDisposed ? 'before start was called' : 'while start was pending'}, yet start fulfilled with a live child`);
+      trace.violate(
+        'no-child-for-a-gone-parent',
+        `the parent agent was disposed ${calledWith.parentDisposed ? 'before start was called' : 'while start was pending'}, yet start fulfilled with a live child`,
+      );
     }
   }
-  if (trace.received !== null && trace.received.request.depth !== undefined && !Number.isSafeInteger(trace.received.request.depth)) {
-    trace.violate('child-depth-safe', `the provider was handed child depth ${String(trace.received.request.depth)}, not a safe integer`);
+  if (
+    trace.received !== null &&
+    trace.received.request.depth !== undefined &&
+    !Number.isSafeInteger(trace.received.request.depth)
+  ) {
+    trace.violate(
+      'child-depth-safe',
+      `the provider was handed child depth ${String(trace.received.request.depth)}, not a safe integer`,
+    );
   }
-  if (plan.outcome === 'fail-start' && !calledWith.aborted && !trace.abortedDuringStart && start.status === 'fulfilled') {
+  if (
+    plan.outcome === 'fail-start' &&
+    !calledWith.aborted &&
+    !trace.abortedDuringStart &&
+    start.status === 'fulfilled'
+  ) {
     trace.violate('failed-start-rejects', 'the child was scripted to fail start-up, yet start fulfilled');
   }
-  if (trace.abortedDuringStart && start.status === 'fulfilled' && trace.result.status === 'fulfilled' && trace.result.value.stopReason !== 'aborted') {
+  if (
+    trace.abortedDuringStart &&
+    start.status === 'fulfilled' &&
+    trace.result.status === 'fulfilled' &&
+    trace.result.value.stopReason !== 'aborted'
+  ) {
     trace.violate(
       'abort-during-start-cancels',
       `the request signal was aborted during start-up, yet start fulfilled with a run that settled ${JSON.stringify(trace.result.value.stopReason)}: reject ABORTED, or hand over a run that settles "aborted"`,
@@ -93,7 +129,10 @@ function checkOptionsCopied(trace: RunTrace, driver: ScheduleDriver): void {
   const shared = received.request.agentOptions === caller.agentOptions;
   const { parent: _parent, signal: _signal, ...plain } = received.request;
   if (shared || JSON.stringify(plain) !== received.json) {
-    trace.violate('start-options-copied', `the start-time options the provider holds ${shared ? 'are the caller\'s own objects' : 'changed after start'}: the caller's later edits reach the child`);
+    trace.violate(
+      'start-options-copied',
+      `the start-time options the provider holds ${shared ? "are the caller's own objects" : 'changed after start'}: the caller's later edits reach the child`,
+    );
   }
 }
 
@@ -102,28 +141,46 @@ function checkEvents(trace: RunTrace, records: readonly LifecycleRecord[]): void
   const mine = records.filter((record) => record.info.lineage === trace.lineage);
   const runs: { start: Settlement<unknown>; result: Settlement<SubagentResult> }[] = [];
   if (trace.start.status === 'fulfilled') runs.push(trace);
-  runs.push(...trace.followUps.filter((followUp) => followUp.start.status === 'fulfilled').sort((a, b) => a.fulfilledAt - b.fulfilledAt));
+  runs.push(
+    ...trace.followUps
+      .filter((followUp) => followUp.start.status === 'fulfilled')
+      .sort((a, b) => a.fulfilledAt - b.fulfilledAt),
+  );
   if (runs.length === 0) {
-    if (mine.length > 0) trace.violate('no-events-for-rejected-start', `start did not fulfil, yet ${mine.length} subagent/start or subagent/end event(s) were emitted`);
+    if (mine.length > 0)
+      trace.violate(
+        'no-events-for-rejected-start',
+        `start did not fulfil, yet ${mine.length} subagent/start or subagent/end event(s) were emitted`,
+      );
     return;
   }
   const starts = mine.filter((record) => record.event === 'start').length;
   const ends = mine.filter((record) => record.event === 'end').length;
   const settledRuns = runs.filter((run) => run.result.status !== 'pending').length;
   if (starts !== runs.length || ends !== settledRuns) {
-    trace.violate('one-start-and-end-per-run', `${runs.length} run(s) (${runs.length - 1} from resume) with ${settledRuns} settled result(s), yet ${starts} subagent/start and ${ends} subagent/end`);
+    trace.violate(
+      'one-start-and-end-per-run',
+      `${runs.length} run(s) (${runs.length - 1} from resume) with ${settledRuns} settled result(s), yet ${starts} subagent/start and ${ends} subagent/end`,
+    );
     return;
   }
   mine.forEach((record, index) => {
     const expected = index % 2 === 0 ? 'start' : 'end';
-    if (record.event !== expected) trace.violate('start-before-end', `event #${index + 1} of this child was subagent/${record.event}, expected subagent/${expected}: each run's start precedes its end`);
+    if (record.event !== expected)
+      trace.violate(
+        'start-before-end',
+        `event #${index + 1} of this child was subagent/${record.event}, expected subagent/${expected}: each run's start precedes its end`,
+      );
   });
   mine.forEach((record, index) => {
     if (record.event !== 'end') return;
     const result = runs[(index - 1) / 2]?.result;
     if (result === undefined || result.status === 'pending') return;
     const expected = result.status === 'fulfilled' ? result.value : { stopReason: 'error', output: '' };
-    if (record.info.stopReason !== expected.stopReason || (record.info.lastAssistantMessage ?? '') !== expected.output) {
+    if (
+      record.info.stopReason !== expected.stopReason ||
+      (record.info.lastAssistantMessage ?? '') !== expected.output
+    ) {
       trace.violate(
         'end-reports-the-result',
         `subagent/end said ${JSON.stringify({ stopReason: record.info.stopReason, lastAssistantMessage: record.info.lastAssistantMessage })} ` +
@@ -137,52 +194,84 @@ const RESULT_KEYS = new Set(['output', 'structured', 'stopReason', 'diagnostic']
 
 /** Why `value` is not a SubagentResult, or null. */
 function shapeProblem(value: unknown, structuredAllowed: boolean): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `it is ${value === null ? 'null' : typeof value}, not an object`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `it is ${value === null ? 'null' : typeof value}, not an object`;
   const record = value as Record<string, unknown>;
   const unknown = Object.keys(record).filter((key) => !RESULT_KEYS.has(key));
   if (unknown.length > 0) return `it has unknown field(s) ${unknown.join(', ')}`;
   if (typeof record['output'] !== 'string') return `output is ${typeof record['output']}, not a string`;
-  if (typeof record['stopReason'] !== 'string' || record['stopReason'] === '') return `stopReason is ${JSON.stringify(record['stopReason'])}, not a non-empty string`;
-  if ('diagnostic' in record && typeof record['diagnostic'] !== 'string') return `diagnostic is ${typeof record['diagnostic']}, not a string`;
-  if ('structured' in record && !structuredAllowed) return 'it carries structured output although no output schema was requested';
+  if (typeof record['stopReason'] !== 'string' || record['stopReason'] === '')
+    return `stopReason is ${JSON.stringify(record['stopReason'])}, not a non-empty string`;
+  if ('diagnostic' in record && typeof record['diagnostic'] !== 'string')
+    return `diagnostic is ${typeof record['diagnostic']}, not a string`;
+  if ('structured' in record && !structuredAllowed)
+    return 'it carries structured output although no output schema was requested';
   return null;
 }
 
 function checkResult(trace: RunTrace): void {
   const { result, plan } = trace;
   if (trace.start.status !== 'fulfilled') return;
-  if (result.status === 'pending') return trace.violate('result-settles', 'the result never settled, even after dispose()');
+  if (result.status === 'pending')
+    return trace.violate('result-settles', 'the result never settled, even after dispose()');
   if (result.status === 'rejected') {
-    return trace.violate('result-never-rejects', `the result rejected (${describeError(result.error)}) for a child-level outcome (${plan.outcome}); it may reject only for an infrastructure fault`);
+    return trace.violate(
+      'result-never-rejects',
+      `the result rejected (${describeError(result.error)}) for a child-level outcome (${plan.outcome}); it may reject only for an infrastructure fault`,
+    );
   }
   const shape = shapeProblem(result.value, trace.received?.request.outputSchema !== undefined);
   if (shape !== null) return trace.violate('result-known-shape', `the result is not a SubagentResult: ${shape}`);
   const { stopReason, output } = result.value;
-  if (stopReason === HIJACKED || output === HIJACKED) trace.violate('result-unaffected-by-listeners', "a subagent/end listener changed the caller's result");
-  if (trace.resultSnapshot !== JSON.stringify(result.value)) trace.violate('result-stays-put', 'the result object changed after the caller received it');
+  if (stopReason === HIJACKED || output === HIJACKED)
+    trace.violate('result-unaffected-by-listeners', "a subagent/end listener changed the caller's result");
+  if (trace.resultSnapshot !== JSON.stringify(result.value))
+    trace.violate('result-stays-put', 'the result object changed after the caller received it');
   if (stopReason === 'aborted') {
     const lost = (trace.streamedBeforeInterrupt ?? []).filter((text) => !output.includes(text));
-    if (lost.length > 0) trace.violate('partial-output-kept', `the child had streamed ${JSON.stringify(lost.join(''))} before it was cancelled, but the aborted result's output is ${JSON.stringify(output)}`);
+    if (lost.length > 0)
+      trace.violate(
+        'partial-output-kept',
+        `the child had streamed ${JSON.stringify(lost.join(''))} before it was cancelled, but the aborted result's output is ${JSON.stringify(output)}`,
+      );
   }
   if (trace.interrupted) {
-    if (plan.outcome === 'hang' && stopReason !== 'aborted') trace.violate('cancel-settles-aborted', `a hanging child was cancelled but settled ${JSON.stringify(stopReason)}, not "aborted"`);
+    if (plan.outcome === 'hang' && stopReason !== 'aborted')
+      trace.violate(
+        'cancel-settles-aborted',
+        `a hanging child was cancelled but settled ${JSON.stringify(stopReason)}, not "aborted"`,
+      );
     return;
   }
-  if (plan.outcome === 'complete' && stopReason !== 'completed') trace.violate('result-matches-child', `the child completed but the result says ${JSON.stringify(stopReason)}`);
-  if (plan.outcome === 'child-error' && stopReason === 'completed') trace.violate('result-matches-child', 'the child failed but the result says "completed"');
-  if (plan.outcome === 'hang') trace.violate('result-matches-child', `a child that runs until cancelled settled ${JSON.stringify(stopReason)} with nobody cancelling it`);
+  if (plan.outcome === 'complete' && stopReason !== 'completed')
+    trace.violate('result-matches-child', `the child completed but the result says ${JSON.stringify(stopReason)}`);
+  if (plan.outcome === 'child-error' && stopReason === 'completed')
+    trace.violate('result-matches-child', 'the child failed but the result says "completed"');
+  if (plan.outcome === 'hang')
+    trace.violate(
+      'result-matches-child',
+      `a child that runs until cancelled settled ${JSON.stringify(stopReason)} with nobody cancelling it`,
+    );
 }
 
 /** A steering message `sendMessage` accepted reaches a model call, unless every turn that could carry it was cut short. */
 function checkSteering(trace: RunTrace, fixture: ProviderFixture, heard: readonly string[]): void {
   if (!fixture.hearsSteering) return;
-  const completed = (result: Settlement<SubagentResult>): boolean => result.status === 'fulfilled' && result.value.stopReason === 'completed';
+  const completed = (result: Settlement<SubagentResult>): boolean =>
+    result.status === 'fulfilled' && result.value.stopReason === 'completed';
   for (const { text, phase } of trace.steered) {
     if (heard.includes(text)) continue;
-    const carriers = phase === 'after-settle' ? trace.followUps.map((followUp) => followUp.result) : [trace.result, ...trace.followUps.map((followUp) => followUp.result)];
-    const dropped = phase === 'after-settle' ? carriers.length === 0 || carriers.some(completed) : carriers.some(completed);
+    const carriers =
+      phase === 'after-settle'
+        ? trace.followUps.map((followUp) => followUp.result)
+        : [trace.result, ...trace.followUps.map((followUp) => followUp.result)];
+    const dropped =
+      phase === 'after-settle' ? carriers.length === 0 || carriers.some(completed) : carriers.some(completed);
     if (dropped) {
-      trace.violate('steering-delivered-or-refused', `sendMessage(${JSON.stringify(text)}) (${phase}) was accepted, yet no model call carried it: deliver it, or refuse it with a typed error`);
+      trace.violate(
+        'steering-delivered-or-refused',
+        `sendMessage(${JSON.stringify(text)}) (${phase}) was accepted, yet no model call carried it: deliver it, or refuse it with a typed error`,
+      );
     }
   }
 }
@@ -196,7 +285,10 @@ function checkFollowUps(trace: RunTrace): void {
       if (first.start.status !== 'fulfilled' || second.start.status !== 'fulfilled') continue;
       if (first.start.value.id !== second.start.value.id) continue;
       if (first.settledAt < 0 || second.fulfilledAt < first.settledAt) {
-        trace.violate('resume-never-shared', `two concurrent resume() calls both handed out child ${first.start.value.id} while the first run was live: refuse the second (BUSY) or queue it`);
+        trace.violate(
+          'resume-never-shared',
+          `two concurrent resume() calls both handed out child ${first.start.value.id} while the first run was live: refuse the second (BUSY) or queue it`,
+        );
       }
     }
   }
@@ -204,7 +296,10 @@ function checkFollowUps(trace: RunTrace): void {
 
 /** The listener registered last heard every event the runs owed: a failing listener before it did not stop the bus. */
 function laterListenerProblems(driver: ScheduleDriver): LifecycleViolation[] {
-  const runs = driver.traces.flatMap((trace) => [...(trace.start.status === 'fulfilled' ? [trace] : []), ...trace.followUps.filter((f) => f.start.status === 'fulfilled')]);
+  const runs = driver.traces.flatMap((trace) => [
+    ...(trace.start.status === 'fulfilled' ? [trace] : []),
+    ...trace.followUps.filter((f) => f.start.status === 'fulfilled'),
+  ]);
   const starts = runs.length;
   const ends = runs.filter((run) => run.result.status !== 'pending').length;
   const heard = driver.observed.lastListener;
@@ -224,7 +319,10 @@ async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Pr
     if (parents.some((parent) => parent.session.path === path)) continue;
     const log = parseSessionLog(await readFile(path, 'utf8'), path);
     for (const violation of checkInvariants(log, { finished: true })) {
-      problems.push({ promise: 'child-logs-valid', message: `${log.header.lineage} (${path}) seq ${String(violation.seq)} [${violation.rule}]: ${violation.message}` });
+      problems.push({
+        promise: 'child-logs-valid',
+        message: `${log.header.lineage} (${path}) seq ${String(violation.seq)} [${violation.rule}]: ${violation.message}`,
+      });
     }
   }
   return problems;

@@ -15,7 +15,8 @@ export type Act =
   | 'remove-provider';
 
 /** Listener faults are placed, not timed: their "phase" is where they sit. */
-export type ListenerCell = `listener-${'throw' | 'throw-exotic' | 'reject' | 'mutate'}@${'before-observers' | 'after-observers'}`;
+export type ListenerCell =
+  `listener-${'throw' | 'throw-exotic' | 'reject' | 'mutate'}@${'before-observers' | 'after-observers'}`;
 
 /** `act@phase`: the act, and the phase its run was observed in when the act fired. */
 export type CoverageCell = `${Act}@${Phase}` | ListenerCell;
@@ -28,9 +29,12 @@ const anyPhase = (act: Act): CoverageCell[] => PHASES.map((phase) => `${act}@${p
  * child's first chunk (`context.streamed`), `steer` and `resume` cells a run that offers them.
  */
 export function expectedCells(options: { streams: boolean; steers: boolean; resumes: boolean }): CoverageCell[] {
-  const keep = (cells: CoverageCell[]): CoverageCell[] => (options.streams ? cells : cells.filter((cell) => !cell.endsWith('@mid-stream')));
+  const keep = (cells: CoverageCell[]): CoverageCell[] =>
+    options.streams ? cells : cells.filter((cell) => !cell.endsWith('@mid-stream'));
   const listeners = (['throw', 'throw-exotic', 'reject', 'mutate'] as const).flatMap((fault) =>
-    (['before-observers', 'after-observers'] as const).map((placement): ListenerCell => `listener-${fault}@${placement}`),
+    (['before-observers', 'after-observers'] as const).map(
+      (placement): ListenerCell => `listener-${fault}@${placement}`,
+    ),
   );
   return [
     ...keep(anyPhase('abort')),
@@ -39,7 +43,14 @@ export function expectedCells(options: { streams: boolean; steers: boolean; resu
     ...keep(owned('dispose-twice')),
     ...keep(owned('dispose-concurrently')),
     ...(options.steers ? keep(owned('steer')) : []),
-    ...(options.resumes ? (['resume@after-ready', 'resume@after-settle', 'resume-concurrently@after-ready', 'resume-concurrently@after-settle'] as const) : []),
+    ...(options.resumes
+      ? ([
+          'resume@after-ready',
+          'resume@after-settle',
+          'resume-concurrently@after-ready',
+          'resume-concurrently@after-settle',
+        ] as const)
+      : []),
     ...keep(anyPhase('parent-teardown')),
     ...keep(anyPhase('parent-dispose-only')),
     ...keep(anyPhase('remove-provider')),
@@ -63,9 +74,14 @@ export class CoverageCounter {
 /** The coverage report as a table: one line per act, one column per phase. */
 export function formatCoverage(coverage: Readonly<Record<string, number>>): string {
   const acts = [...new Set(Object.keys(coverage).map((cell) => cell.split('@')[0] ?? ''))].sort();
-  const columns = [...PHASES, 'before-observers', 'after-observers'].filter((column) => Object.keys(coverage).some((cell) => cell.endsWith(`@${column}`)));
+  const columns = [...PHASES, 'before-observers', 'after-observers'].filter((column) =>
+    Object.keys(coverage).some((cell) => cell.endsWith(`@${column}`)),
+  );
   const width = Math.max(...acts.map((act) => act.length), 4);
   const header = `${'act'.padEnd(width)}  ${columns.map((column) => column.padStart(18)).join('')}`;
-  const rows = acts.map((act) => `${act.padEnd(width)}  ${columns.map((column) => String(coverage[`${act}@${column}`] ?? '-').padStart(18)).join('')}`);
+  const rows = acts.map(
+    (act) =>
+      `${act.padEnd(width)}  ${columns.map((column) => String(coverage[`${act}@${column}`] ?? '-').padStart(18)).join('')}`,
+  );
   return [header, ...rows].join('\n');
 }

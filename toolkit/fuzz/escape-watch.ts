@@ -12,12 +12,20 @@ export interface Escape {
  */
 export class EscapeWatch {
   readonly escapes: Escape[] = [];
-  private readonly saved: { rejection: NodeJS.UnhandledRejectionListener[]; exception: NodeJS.UncaughtExceptionListener[] };
-  private readonly onRejection = (error: unknown): void => void this.escapes.push({ kind: 'unhandled rejection', error });
-  private readonly onException = (error: unknown): void => void this.escapes.push({ kind: 'uncaught exception', error });
+  private readonly saved: {
+    rejection: NodeJS.UnhandledRejectionListener[];
+    exception: NodeJS.UncaughtExceptionListener[];
+  };
+  private readonly onRejection = (error: unknown): void =>
+    void this.escapes.push({ kind: 'unhandled rejection', error });
+  private readonly onException = (error: unknown): void =>
+    void this.escapes.push({ kind: 'uncaught exception', error });
 
   constructor() {
-    this.saved = { rejection: process.listeners('unhandledRejection'), exception: process.listeners('uncaughtException') };
+    this.saved = {
+      rejection: process.listeners('unhandledRejection'),
+      exception: process.listeners('uncaughtException'),
+    };
     process.removeAllListeners('unhandledRejection');
     process.removeAllListeners('uncaughtException');
     process.on('unhandledRejection', this.onRejection);

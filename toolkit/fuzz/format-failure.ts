@@ -5,7 +5,8 @@ import type { ConformanceReport } from './types.js';
 export function numberedSteps(report: readonly fc.SchedulerReportItem[]): string[] {
   return report.map((item, index) => {
     const outcome = item.status === 'pending' ? 'never released' : item.status;
-    const value = item.outputValue === undefined || item.outputValue === 'undefined' ? '' : ` → ${truncate(item.outputValue)}`;
+    const value =
+      item.outputValue === undefined || item.outputValue === 'undefined' ? '' : ` → ${truncate(item.outputValue)}`;
     return `${index + 1}. ${item.label} [${outcome}]${value}`;
   });
 }
@@ -18,7 +19,8 @@ export function rerunCommand(provider: string, runs: number, seed: number, path:
 /** A failure as a person reads it: what broke, the seed and path, the interleaving step by step, how to rerun it. */
 export function formatConformanceFailure(report: ConformanceReport): string {
   const failure = report.failure;
-  if (failure === undefined) return `provider "${report.provider}" kept every lifecycle promise in ${report.schedules} schedules (seed ${report.seed})`;
+  if (failure === undefined)
+    return `provider "${report.provider}" kept every lifecycle promise in ${report.schedules} schedules (seed ${report.seed})`;
   const headline =
     failure.kind === 'suite'
       ? `the lifecycle suite itself failed (a bug of nestcast, please report it with the seed and path) on provider "${report.provider}" after ${report.schedules} schedule(s), at step ${failure.step}:`

@@ -1,6 +1,7 @@
 import { NestcastError } from '../../harness/errors.js';
 
-export type FuzzErrorCode = 'LIFECYCLE_VIOLATION' | 'INVALID_FUZZ_OPTIONS' | 'UNKNOWN_FUZZ_PROVIDER' | 'INVALID_PROVIDER_MODULE';
+export type FuzzErrorCode =
+  'LIFECYCLE_VIOLATION' | 'INVALID_FUZZ_OPTIONS' | 'UNKNOWN_FUZZ_PROVIDER' | 'INVALID_PROVIDER_MODULE';
 
 /** Errors of the lifecycle conformance suite and the `nestcast fuzz` command. */
 export class FuzzError extends NestcastError<FuzzErrorCode> {}

@@ -41,7 +41,10 @@ export interface LifecycleObservations {
  * Records every subagent/start and subagent/end in order, with the schedule's faulty listeners
  * before or after the recorder as planned, and one more observer after everything.
  */
-export function recordLifecycle(events: EventBus<HarnessEvents>, plans: { start: ListenerPlan; end: ListenerPlan }): LifecycleObservations {
+export function recordLifecycle(
+  events: EventBus<HarnessEvents>,
+  plans: { start: ListenerPlan; end: ListenerPlan },
+): LifecycleObservations {
   const observed: LifecycleObservations = { records: [], lastListener: { start: 0, end: 0 } };
   const faultyStart = faultyListener('subagent/start', plans.start.fault);
   const faultyEnd = faultyListener('subagent/end', plans.end.fault);

@@ -16,7 +16,8 @@ export function liveThings(runtime: Runtime, parents: readonly Agent[], fixture:
   return [...agents, ...sessions, ...(fixture.alive?.() ?? [])];
 }
 
-export const describeThing = (thing: LiveThing): string => `${thing.kind} ${thing.id}${thing.lineage === undefined ? '' : ` (${thing.lineage})`}`;
+export const describeThing = (thing: LiveThing): string =>
+  `${thing.kind} ${thing.id}${thing.lineage === undefined ? '' : ` (${thing.lineage})`}`;
 
 /**
  * What `trace` must not own any more, right now: things of its lineage, or more unattributed
@@ -45,7 +46,16 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /** Handle kinds that keep something alive: timers, child processes, sockets, pipes. */
-const HANDLE_KINDS = new Set(['Timeout', 'ProcessWrap', 'PipeWrap', 'TCPWrap', 'TCPServerWrap', 'UDPWrap', 'TTYWrap', 'SignalWrap']);
+const HANDLE_KINDS = new Set([
+  'Timeout',
+  'ProcessWrap',
+  'PipeWrap',
+  'TCPWrap',
+  'TCPServerWrap',
+  'UDPWrap',
+  'TTYWrap',
+  'SignalWrap',
+]);
 
 /** How many live handles of each kind the process holds: measured by Node, not reported by any provider. */
 export function activeHandles(): ReadonlyMap<string, number> {
@@ -58,7 +68,9 @@ export function activeHandles(): ReadonlyMap<string, number> {
 
 /** Handles alive now beyond those of `baseline`, e.g. `2 Timeout, 1 ProcessWrap`; empty when none. */
 export function handlesBeyond(baseline: ReadonlyMap<string, number>): string[] {
-  return [...activeHandles()].filter(([kind, count]) => count > (baseline.get(kind) ?? 0)).map(([kind, count]) => `${count - (baseline.get(kind) ?? 0)} ${kind}`);
+  return [...activeHandles()]
+    .filter(([kind, count]) => count > (baseline.get(kind) ?? 0))
+    .map(([kind, count]) => `${count - (baseline.get(kind) ?? 0)} ${kind}`);
 }
 
 /**

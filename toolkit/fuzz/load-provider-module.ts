@@ -18,13 +18,20 @@ export function looksLikeModule(value: string): boolean {
 export async function loadProviderModule(specifier: string): Promise<ProviderFactory> {
   const url = specifier.startsWith('file:') ? new URL(specifier) : pathToFileURL(resolve(specifier));
   if (!existsSync(url)) {
-    throw new FuzzError('INVALID_PROVIDER_MODULE', `provider module ${JSON.stringify(specifier)} does not exist (resolved to ${url.pathname}); pass a built-in provider name or the path of a module exporting a ProviderFactory`);
+    throw new FuzzError(
+      'INVALID_PROVIDER_MODULE',
+      `provider module ${JSON.stringify(specifier)} does not exist (resolved to ${url.pathname}); pass a built-in provider name or the path of a module exporting a ProviderFactory`,
+    );
   }
   let loaded: Record<string, unknown>;
   try {
     loaded = (await import(url.href)) as Record<string, unknown>;
   } catch (error) {
-    throw new FuzzError('INVALID_PROVIDER_MODULE', `cannot load provider module ${JSON.stringify(specifier)}: ${describeError(error)}`, { cause: error });
+    throw new FuzzError(
+      'INVALID_PROVIDER_MODULE',
+      `cannot load provider module ${JSON.stringify(specifier)}: ${describeError(error)}`,
+      { cause: error },
+    );
   }
   const factory = loaded['default'] ?? loaded['factory'];
   if (!isFactory(factory)) {
@@ -37,5 +44,10 @@ export async function loadProviderModule(specifier: string): Promise<ProviderFac
 }
 
 function isFactory(value: unknown): value is ProviderFactory {
-  return typeof value === 'object' && value !== null && typeof (value as ProviderFactory).name === 'string' && typeof (value as ProviderFactory).create === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ProviderFactory).name === 'string' &&
+    typeof (value as ProviderFactory).create === 'function'
+  );
 }

@@ -19,6 +19,9 @@ export async function createDelegatingParent(runtime: Runtime, cwd: string): Pro
   session.append({ type: 'step/start', data: { turn: 2, step: 1 } });
   const call = { type: 'tool-call' as const, id: 'call_delegate', name: 'delegate', arguments: '{"prompt":"review"}' };
   session.append({ type: 'assistant/message', data: { turn: 2, step: 1, content: [call] } });
-  session.append({ type: 'tool/call', data: { turn: 2, step: 1, id: 'call_delegate', name: 'delegate', args: { prompt: 'review' } } });
+  session.append({
+    type: 'tool/call',
+    data: { turn: 2, step: 1, id: 'call_delegate', name: 'delegate', args: { prompt: 'review' } },
+  });
   return runtime.agents.create({ session });
 }

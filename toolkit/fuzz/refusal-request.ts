@@ -24,7 +24,12 @@ const ASK: Record<StartCapability, Partial<SubagentStartRequest>> = {
  */
 export function concreteRefusal(refusal: Refusal, capabilities: SubagentCapabilities, index: number): ConcreteRefusal {
   if (refusal === 'unsafe-depth') {
-    return { fields: {}, code: 'DEPTH_EXCEEDED', description: 'comes from a parent at depth Number.MAX_SAFE_INTEGER', deepParent: true };
+    return {
+      fields: {},
+      code: 'DEPTH_EXCEEDED',
+      description: 'comes from a parent at depth Number.MAX_SAFE_INTEGER',
+      deepParent: true,
+    };
   }
   const lacking = (Object.keys(ASK) as StartCapability[]).filter((capability) => !capabilities[capability]);
   const unsupported = (capability: StartCapability): ConcreteRefusal => ({
@@ -32,7 +37,8 @@ export function concreteRefusal(refusal: Refusal, capabilities: SubagentCapabili
     code: 'UNSUPPORTED_CAPABILITY',
     description: `asks for the unadvertised ${capability} capability`,
   });
-  if (refusal === 'unsupported-capability' && lacking.length > 0) return unsupported(lacking[index % lacking.length] ?? 'persona');
+  if (refusal === 'unsupported-capability' && lacking.length > 0)
+    return unsupported(lacking[index % lacking.length] ?? 'persona');
   if (!capabilities.maxDepth) return unsupported('maxDepth');
   return refusal === 'depth-exceeded'
     ? { fields: { maxDepth: 0 }, code: 'DEPTH_EXCEEDED', description: 'asks for maxDepth 0 from a top-level parent' }

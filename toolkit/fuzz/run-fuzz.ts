@@ -7,7 +7,12 @@ import { formatConformanceFailure } from './format-failure.js';
 import type { LifecycleCheckOptions, ProviderFactory } from './types.js';
 
 /** The providers `nestcast fuzz` knows by name. */
-export const FUZZ_PROVIDERS: Readonly<Record<string, ProviderFactory>> = { mock: mockFactory, spawn: spawnFactory, fork: forkFactory, acp: acpFactory };
+export const FUZZ_PROVIDERS: Readonly<Record<string, ProviderFactory>> = {
+  mock: mockFactory,
+  spawn: spawnFactory,
+  fork: forkFactory,
+  acp: acpFactory,
+};
 
 /** How many schedules a built-in provider gets by default (an ACP child is slow to start). */
 export const DEFAULT_FUZZ_RUNS: Readonly<Record<string, number>> = { mock: 1000, spawn: 1000, fork: 1000, acp: 25 };
@@ -17,7 +22,10 @@ export interface FuzzIo {
   readonly stderr: (text: string) => void;
 }
 
-const defaultIo: FuzzIo = { stdout: (text) => void process.stdout.write(text), stderr: (text) => void process.stderr.write(text) };
+const defaultIo: FuzzIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
 
 /** What `nestcast fuzz` runs: the provider and the suite's options, as the CLI parsed them. */
 export interface FuzzRun extends LifecycleCheckOptions {
@@ -28,7 +36,9 @@ export interface FuzzRun extends LifecycleCheckOptions {
 /** Runs the lifecycle suite on a provider and reports it; returns the exit code (0 every promise held, 1 one broke). */
 export async function runFuzz(run: FuzzRun, io: FuzzIo = defaultIo): Promise<number> {
   const { factory, coverage, ...options } = run;
-  io.stdout(`fuzzing provider "${factory.name}" with ${options.runs} schedule(s)${options.seed === undefined ? '' : `, seed ${options.seed}`}${options.path === undefined ? '' : `, path ${options.path}`}\n`);
+  io.stdout(
+    `fuzzing provider "${factory.name}" with ${options.runs} schedule(s)${options.seed === undefined ? '' : `, seed ${options.seed}`}${options.path === undefined ? '' : `, path ${options.path}`}\n`,
+  );
   const report = await checkProviderLifecycle(factory, options);
   if (coverage) io.stdout(`coverage (schedules reaching each act x phase):\n${formatCoverage(report.coverage)}\n`);
   if (!report.ok) {
@@ -36,6 +46,8 @@ export async function runFuzz(run: FuzzRun, io: FuzzIo = defaultIo): Promise<num
     return 1;
   }
   const rate = report.schedules / (report.elapsedMs / 1000);
-  io.stdout(`ok: ${report.schedules} schedules kept every lifecycle promise (seed ${report.seed}, ${(report.elapsedMs / 1000).toFixed(1)} s, ${rate.toFixed(0)} schedules/s)\n`);
+  io.stdout(
+    `ok: ${report.schedules} schedules kept every lifecycle promise (seed ${report.seed}, ${(report.elapsedMs / 1000).toFixed(1)} s, ${rate.toFixed(0)} schedules/s)\n`,
+  );
   return 0;
 }

@@ -29,12 +29,19 @@ export interface ScheduleOutcome {
 const HANDLE_GRACE_MS = 250;
 
 /** Runs one schedule against a fresh fixture and returns every broken promise it saw, and the cells it reached. */
-export async function runSchedule(factory: ProviderFactory, schedule: LifecycleSchedule, s: fc.Scheduler, env: ScheduleEnv): Promise<ScheduleOutcome> {
+export async function runSchedule(
+  factory: ProviderFactory,
+  schedule: LifecycleSchedule,
+  s: fc.Scheduler,
+  env: ScheduleEnv,
+): Promise<ScheduleOutcome> {
   const scratch = join(env.dir, 'scratch');
   await mkdir(scratch, { recursive: true });
   // Measured before the runtime exists: whatever the schedule leaves beyond this, it leaked.
   const baseline = activeHandles();
-  const runtime = factory.createRuntime ? await factory.createRuntime(join(env.dir, 'sessions')) : await defaultRuntime(join(env.dir, 'sessions'));
+  const runtime = factory.createRuntime
+    ? await factory.createRuntime(join(env.dir, 'sessions'))
+    : await defaultRuntime(join(env.dir, 'sessions'));
   let fixture: ProviderFixture | undefined;
   let driver: ScheduleDriver | undefined;
   const violations: LifecycleViolation[] = [];
@@ -42,7 +49,9 @@ export async function runSchedule(factory: ProviderFactory, schedule: LifecycleS
   try {
     const subagents = requireSubagents(runtime, 'the lifecycle conformance suite');
     const parent = await createDelegatingParent(runtime, scratch);
-    const deep = schedule.runs.some((run) => run.refusal === 'unsafe-depth') ? await deepParent(runtime, scratch) : undefined;
+    const deep = schedule.runs.some((run) => run.refusal === 'unsafe-depth')
+      ? await deepParent(runtime, scratch)
+      : undefined;
     fixture = await factory.create({
       runtime,
       scheduler: s,
@@ -54,7 +63,10 @@ export async function runSchedule(factory: ProviderFactory, schedule: LifecycleS
     driver = new ScheduleDriver(s, runtime, subagents, { parent, deep }, fixture, schedule, env.settleWaitMs);
     const driven = await driver.drive(env.timeoutMs);
     finished = driven.length === 0;
-    violations.push(...driven, ...(await checkSchedule({ runtime, parents: [parent, ...(deep ? [deep] : [])], fixture, driver })));
+    violations.push(
+      ...driven,
+      ...(await checkSchedule({ runtime, parents: [parent, ...(deep ? [deep] : [])], fixture, driver })),
+    );
   } finally {
     await fixture?.close?.();
     await runtime.dispose();

@@ -4,7 +4,10 @@ import type { Phase, RunPlan } from '../arbitraries/lifecycle-schedule-arbitrary
 import type { ConcreteRefusal } from './refusal-request.js';
 import type { LifecycleViolation } from './types.js';
 
-export type Settlement<T> = { readonly status: 'pending' } | { readonly status: 'fulfilled'; readonly value: T } | { readonly status: 'rejected'; readonly error: unknown };
+export type Settlement<T> =
+  | { readonly status: 'pending' }
+  | { readonly status: 'fulfilled'; readonly value: T }
+  | { readonly status: 'rejected'; readonly error: unknown };
 
 /** Where a run is in its life, as observed: the phases of the plan, plus a start that was refused or failed. */
 export type ObservedPhase = Phase | 'start-rejected';
@@ -51,7 +54,11 @@ export class RunTrace {
   readonly controller = new AbortController();
   readonly milestones = new Milestones();
   /** Set when `subagents.start` was called: what held at that moment. */
-  calledWith: { readonly aborted: boolean; readonly providerRemoved: boolean; readonly parentDisposed: boolean } | null = null;
+  calledWith: {
+    readonly aborted: boolean;
+    readonly providerRemoved: boolean;
+    readonly parentDisposed: boolean;
+  } | null = null;
   /** What the provider's start() received, and its JSON at that moment. */
   received: { readonly request: ResolvedStartRequest; readonly json: string } | null = null;
   /** The promise the provider's start() returned has settled (observed natively). */
@@ -118,7 +125,9 @@ export class RunTrace {
   /** Started (or starting) and not yet disposed: it may legitimately own something. */
   get mayOwnSomething(): boolean {
     if (this.followUps.some((followUp) => followUp.start.status !== 'rejected' && !this.disposed)) return true;
-    return this.start.status === 'pending' ? this.calledWith !== null : this.start.status === 'fulfilled' && !this.disposed;
+    return this.start.status === 'pending'
+      ? this.calledWith !== null
+      : this.start.status === 'fulfilled' && !this.disposed;
   }
 
   interrupt(how?: 'cancel' | 'signal'): void {

@@ -2,7 +2,14 @@ import type fc from 'fast-check';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { Runtime } from '../../harness/runtime/runtime.js';
 import type { SubagentService } from '../../providers/seam/subagent-service.js';
-import type { ChildAgentOptions, ResolvedStartRequest, SubagentProvider, SubagentResult, SubagentRun, SubagentStartRequest } from '../../providers/seam/types.js';
+import type {
+  ChildAgentOptions,
+  ResolvedStartRequest,
+  SubagentProvider,
+  SubagentResult,
+  SubagentRun,
+  SubagentStartRequest,
+} from '../../providers/seam/types.js';
 import { runSpawnedBy, type LifecycleSchedule, type TimedAct } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { Act, CoverageCell } from './coverage.js';
 import { codeOf, describeError } from '../../harness/error-text.js';
@@ -55,7 +62,8 @@ export class ScheduleDriver {
     this.observed = recordLifecycle(runtime.events, { start: schedule.startListener, end: schedule.endListener });
     this.traces = schedule.runs.map((plan, index) => {
       const spawnedBy = runSpawnedBy(index, plan.outcome);
-      const refusal = plan.refusal === null ? null : concreteRefusal(plan.refusal, fixture.provider.capabilities, index);
+      const refusal =
+        plan.refusal === null ? null : concreteRefusal(plan.refusal, fixture.provider.capabilities, index);
       const parent = refusal?.deepParent && parents.deep ? parents.deep : parents.parent;
       const trace = new RunTrace(index, plan, spawnedBy, `${parent.lineage}/${spawnedBy}`, refusal);
       this.byLineage.set(trace.lineage, trace);
@@ -106,8 +114,15 @@ export class ScheduleDriver {
       const outcome = await this.s.waitFor(Promise.race([work.then(() => 'done' as const), timedOut]));
       this.listenerCells();
       if (outcome === 'done') return [];
-      const pending = this.s.report().filter((item) => item.status === 'pending').map((item) => item.label);
-      const stuck = this.traces.filter((t) => t.start.status === 'pending' || (t.start.status === 'fulfilled' && t.result.status === 'pending')).map((t) => t.name);
+      const pending = this.s
+        .report()
+        .filter((item) => item.status === 'pending')
+        .map((item) => item.label);
+      const stuck = this.traces
+        .filter(
+          (t) => t.start.status === 'pending' || (t.start.status === 'fulfilled' && t.result.status === 'pending'),
+        )
+        .map((t) => t.name);
       return [
         {
           promise: 'schedule-finishes',
@@ -123,8 +138,10 @@ export class ScheduleDriver {
   private listenerCells(): void {
     const { startListener, endListener } = this.schedule;
     const heard = this.observed.lastListener;
-    if (startListener.fault !== 'none' && heard.start > 0) this.cells.add(`listener-${startListener.fault}@${startListener.placement}`);
-    if (endListener.fault !== 'none' && heard.end > 0) this.cells.add(`listener-${endListener.fault}@${endListener.placement}`);
+    if (startListener.fault !== 'none' && heard.start > 0)
+      this.cells.add(`listener-${startListener.fault}@${startListener.placement}`);
+    if (endListener.fault !== 'none' && heard.end > 0)
+      this.cells.add(`listener-${endListener.fault}@${endListener.placement}`);
   }
 
   private gate(label: string): Promise<unknown> {
@@ -146,7 +163,14 @@ export class ScheduleDriver {
   }
 
   /** Fires `fire` once `trace` reaches the act's phase: in that very reaction, or on a scheduler step after it. */
-  private when(trace: RunTrace, act: TimedAct, name: Act, label: string, fire: () => unknown, fallback?: Promise<unknown>): Promise<void> {
+  private when(
+    trace: RunTrace,
+    act: TimedAct,
+    name: Act,
+    label: string,
+    fire: () => unknown,
+    fallback?: Promise<unknown>,
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let fired = false;
       const reached = (): void => {
@@ -173,9 +197,15 @@ export class ScheduleDriver {
     const { plan } = trace;
     trace.milestones.reach('before-start');
     const abortAct = plan.abort;
-    const abort = abortAct ? this.when(trace, abortAct, 'abort', `${trace.name}: abort its request signal`, () => this.abortRun(trace, 'the owner aborted it')) : undefined;
+    const abort = abortAct
+      ? this.when(trace, abortAct, 'abort', `${trace.name}: abort its request signal`, () =>
+          this.abortRun(trace, 'the owner aborted it'),
+        )
+      : undefined;
     if (abortAct?.phase === 'before-start') await abort;
-    await this.gate(`${trace.name}: call subagents.start (${trace.refusal ? `refusable: ${trace.refusal.description}` : plan.outcome})`);
+    await this.gate(
+      `${trace.name}: call subagents.start (${trace.refusal ? `refusable: ${trace.refusal.description}` : plan.outcome})`,
+    );
     const started = this.callStart(trace);
     let run: SubagentRun;
     try {
@@ -185,7 +215,10 @@ export class ScheduleDriver {
       return;
     }
     const owned = run;
-    const result = Promise.race([this.released(owned.result, `${trace.name}: caller sees the result`).catch(() => undefined), trace.givenUp]);
+    const result = Promise.race([
+      this.released(owned.result, `${trace.name}: caller sees the result`).catch(() => undefined),
+      trace.givenUp,
+    ]);
     const acts: Promise<unknown>[] = [result];
     if (abort) acts.push(abort);
     if (plan.cancel) {
@@ -196,13 +229,23 @@ export class ScheduleDriver {
         }),
       );
     }
-    if (plan.steer && owned.sendMessage) acts.push(this.when(trace, plan.steer, 'steer', `${trace.name}: run.sendMessage()`, () => this.steer(trace, owned)));
+    if (plan.steer && owned.sendMessage)
+      acts.push(
+        this.when(trace, plan.steer, 'steer', `${trace.name}: run.sendMessage()`, () => this.steer(trace, owned)),
+      );
     const resume = plan.resume;
     if (resume && owned.resume) {
       const act: Act = resume.calls === 'once' ? 'resume' : 'resume-concurrently';
       acts.push(
-        this.when(trace, resume, act, `${trace.name}: run.resume()${resume.calls === 'once' ? '' : ' twice at once'}`, () =>
-          Promise.all(Array.from({ length: resume.calls === 'once' ? 1 : 2 }, (_, n) => this.followUp(trace, owned, n))),
+        this.when(
+          trace,
+          resume,
+          act,
+          `${trace.name}: run.resume()${resume.calls === 'once' ? '' : ' twice at once'}`,
+          () =>
+            Promise.all(
+              Array.from({ length: resume.calls === 'once' ? 1 : 2 }, (_, n) => this.followUp(trace, owned, n)),
+            ),
         ),
       );
     }
@@ -211,7 +254,10 @@ export class ScheduleDriver {
     const act: Act = calls === 'once' ? 'dispose-once' : calls === 'twice' ? 'dispose-twice' : 'dispose-concurrently';
     const disposeLabel = `${trace.name}: dispose()${calls === 'once' ? '' : calls === 'twice' ? ' #1' : ' twice at once'}`;
     // A child that runs until cancelled may never stream or settle: its owner disposes it anyway, when the scheduler says.
-    const fallback = plan.dispose.phase === 'after-ready' ? undefined : this.gate(`${disposeLabel}, should ${plan.dispose.phase} not come`);
+    const fallback =
+      plan.dispose.phase === 'after-ready'
+        ? undefined
+        : this.gate(`${disposeLabel}, should ${plan.dispose.phase} not come`);
     acts.push(
       this.when(
         trace,
@@ -233,7 +279,11 @@ export class ScheduleDriver {
 
   private callStart(trace: RunTrace): Promise<SubagentRun> {
     const parent = trace.refusal?.deepParent && this.parents.deep ? this.parents.deep : this.parents.parent;
-    trace.calledWith = { aborted: trace.controller.signal.aborted, providerRemoved: this.providerRemoved, parentDisposed: parent.disposed };
+    trace.calledWith = {
+      aborted: trace.controller.signal.aborted,
+      providerRemoved: this.providerRemoved,
+      parentDisposed: parent.disposed,
+    };
     const caller = { agentOptions: { maxSteps: 16 } };
     this.callerOptions.set(trace, caller);
     const capabilities = this.fixture.provider.capabilities;
@@ -266,8 +316,13 @@ export class ScheduleDriver {
       (error: unknown) => {
         trace.start = { status: 'rejected', error };
         const left = leftoversOf(trace, this.traces, this.alive());
-        if (left !== null) trace.violate('rejected-start-releases-everything', `start rejected (${describeError(error)}) but left alive: ${left}`);
-        for (const phase of ['during-start', 'after-ready', 'mid-stream', 'after-settle'] as const) trace.milestones.reach(phase);
+        if (left !== null)
+          trace.violate(
+            'rejected-start-releases-everything',
+            `start rejected (${describeError(error)}) but left alive: ${left}`,
+          );
+        for (const phase of ['during-start', 'after-ready', 'mid-stream', 'after-settle'] as const)
+          trace.milestones.reach(phase);
       },
     );
     return started;
@@ -282,7 +337,11 @@ export class ScheduleDriver {
   }
 
   private alive() {
-    return liveThings(this.runtime, [this.parents.parent, ...(this.parents.deep ? [this.parents.deep] : [])], this.fixture);
+    return liveThings(
+      this.runtime,
+      [this.parents.parent, ...(this.parents.deep ? [this.parents.deep] : [])],
+      this.fixture,
+    );
   }
 
   /** Calls a run method the contract says is always safe; a throw is a broken promise, not a crash of the suite. */
@@ -306,7 +365,10 @@ export class ScheduleDriver {
       trace.steered.push({ text, phase });
     } catch (error) {
       if (codeOf(error) === undefined) {
-        trace.violate('steering-delivered-or-refused', `sendMessage() (${phase}) threw an untyped ${describeError(error)}; a refusal must be a typed error with a code`);
+        trace.violate(
+          'steering-delivered-or-refused',
+          `sendMessage() (${phase}) threw an untyped ${describeError(error)}; a refusal must be a typed error with a code`,
+        );
       }
     }
   }
@@ -317,10 +379,15 @@ export class ScheduleDriver {
     trace.followUps.push(followUp);
     let next: SubagentRun;
     try {
-      next = await (run.resume as NonNullable<SubagentRun['resume']>).call(run, `fuzz follow-up ${n + 1} for ${trace.spawnedBy}`, new AbortController().signal);
+      next = await (run.resume as NonNullable<SubagentRun['resume']>).call(
+        run,
+        `fuzz follow-up ${n + 1} for ${trace.spawnedBy}`,
+        new AbortController().signal,
+      );
     } catch (error) {
       followUp.start = { status: 'rejected', error };
-      if (codeOf(error) === undefined) trace.violate('resume-refusals-typed', `resume() rejected with an untyped ${describeError(error)}`);
+      if (codeOf(error) === undefined)
+        trace.violate('resume-refusals-typed', `resume() rejected with an untyped ${describeError(error)}`);
       return;
     }
     followUp.start = { status: 'fulfilled', value: next };
@@ -342,7 +409,11 @@ export class ScheduleDriver {
       trace.violate('dispose-resolves', `dispose() of the run from resume() rejected: ${describeError(error)}`);
       return;
     }
-    if (followUp.result.status === 'pending') trace.violate('dispose-settles-result', 'dispose() of the run from resume() resolved while its result was still pending');
+    if (followUp.result.status === 'pending')
+      trace.violate(
+        'dispose-settles-result',
+        'dispose() of the run from resume() resolved while its result was still pending',
+      );
     followUp.disposed = true;
     this.checkReleased(trace, `dispose() of the run from resume() #${n + 1}`);
     await result;
@@ -354,7 +425,10 @@ export class ScheduleDriver {
     try {
       await run.dispose();
     } catch (error) {
-      trace.violate('dispose-resolves', `${what} rejected: ${describeError(error)}; dispose must resolve, and be idempotent`);
+      trace.violate(
+        'dispose-resolves',
+        `${what} rejected: ${describeError(error)}; dispose must resolve, and be idempotent`,
+      );
       return;
     }
     if (trace.result.status === 'pending') {
@@ -371,7 +445,11 @@ export class ScheduleDriver {
    * be alive. (A resume still pending owns nothing yet: it must fail on a disposed run.)
    */
   private checkReleased(trace: RunTrace, what: string): void {
-    if (!trace.disposed || trace.followUps.some((followUp) => followUp.start.status === 'fulfilled' && !followUp.disposed)) return;
+    if (
+      !trace.disposed ||
+      trace.followUps.some((followUp) => followUp.start.status === 'fulfilled' && !followUp.disposed)
+    )
+      return;
     const left = leftoversOf(trace, this.traces, this.alive());
     if (left !== null) trace.violate('dispose-leaves-nothing-alive', `${what} resolved while still alive: ${left}`);
   }
@@ -382,8 +460,16 @@ export class ScheduleDriver {
     const result = trace.start.status === 'fulfilled' ? trace.start.value.result : undefined;
     if (by === null || result === undefined) return;
     let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<'gave up'>((resolve) => (timer = setTimeout(() => resolve('gave up'), this.settleWaitMs)));
-    const outcome = await Promise.race([result.then(() => 'settled' as const, () => 'settled' as const), gaveUp]);
+    const gaveUp = new Promise<'gave up'>(
+      (resolve) => (timer = setTimeout(() => resolve('gave up'), this.settleWaitMs)),
+    );
+    const outcome = await Promise.race([
+      result.then(
+        () => 'settled' as const,
+        () => 'settled' as const,
+      ),
+      gaveUp,
+    ]);
     clearTimeout(timer);
     if (outcome === 'gave up') {
       const how = by.how === 'cancel' ? 'run.cancel()' : 'the aborted request signal';
@@ -416,7 +502,10 @@ export class ScheduleDriver {
     const first = this.traces[0];
     if (plan === null || first === undefined) return;
     const act: Act = plan.mode === 'abort-and-dispose' ? 'parent-teardown' : 'parent-dispose-only';
-    const label = plan.mode === 'abort-and-dispose' ? 'parent teardown: abort every request signal, dispose the parent agent' : 'dispose the parent agent (signals untouched)';
+    const label =
+      plan.mode === 'abort-and-dispose'
+        ? 'parent teardown: abort every request signal, dispose the parent agent'
+        : 'dispose the parent agent (signals untouched)';
     await this.when(first, plan, act, label, () => {
       for (const trace of this.traces) {
         this.ifStillStarting(trace, (t) => void (t.parentGoneDuringStart = true));

@@ -1,7 +1,13 @@
 import { deferred } from '../../harness/runtime/deferred.js';
 import type fc from 'fast-check';
 import { SubagentError } from '../../providers/seam/errors.js';
-import { NO_START_CAPABILITIES, type ResolvedStartRequest, type SubagentProvider, type SubagentResult, type SubagentRun } from '../../providers/seam/types.js';
+import {
+  NO_START_CAPABILITIES,
+  type ResolvedStartRequest,
+  type SubagentProvider,
+  type SubagentResult,
+  type SubagentRun,
+} from '../../providers/seam/types.js';
 import type { ChildOutcome } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { FixtureContext, LiveThing, ProviderFactory } from './types.js';
 
@@ -121,17 +127,20 @@ export class ToyRun implements SubagentRun {
   }
 
   sendMessage(content: string): void {
-    if (this.done) throw new SubagentError('BUSY', `toy child ${this.request.lineage} has finished its turn; resume it to say more`);
+    if (this.done)
+      throw new SubagentError('BUSY', `toy child ${this.request.lineage} has finished its turn; resume it to say more`);
     this.steering.push(content);
   }
 
   async resume(content: string, signal: AbortSignal): Promise<SubagentRun> {
-    if (this.resuming || this.handedOver) throw new SubagentError('BUSY', `toy child ${this.request.lineage} is already being resumed`);
+    if (this.resuming || this.handedOver)
+      throw new SubagentError('BUSY', `toy child ${this.request.lineage} is already being resumed`);
     this.resuming = true;
     try {
       await this.settled.catch(() => undefined);
       if (this.disposal) throw new SubagentError('INVALID_REQUEST', `toy child ${this.request.lineage} is disposed`);
-      if (signal.aborted) throw new SubagentError('ABORTED', `resume of toy child ${this.request.lineage} was cancelled`);
+      if (signal.aborted)
+        throw new SubagentError('ABORTED', `resume of toy child ${this.request.lineage} was cancelled`);
       this.handedOver = true;
       return this.followUp(content, signal);
     } finally {
@@ -216,12 +225,19 @@ export class ToyRun implements SubagentRun {
 }
 
 /** A factory for a toy provider: the correct one, or (from `mutants/`) one with a flaw. */
-export function toyFactory(name = 'toy', make: (ctx: ToyContext) => SubagentProvider = (ctx) => new ToyProvider(ctx, name)): ProviderFactory {
+export function toyFactory(
+  name = 'toy',
+  make: (ctx: ToyContext) => SubagentProvider = (ctx) => new ToyProvider(ctx, name),
+): ProviderFactory {
   return {
     name,
     create: ({ scheduler, outcomeOf, streamed, steered }: FixtureContext) => {
       const children = new ToyChildren();
-      return { provider: make({ scheduler, outcomeOf, streamed, steered, children }), alive: () => children.things(), hearsSteering: true };
+      return {
+        provider: make({ scheduler, outcomeOf, streamed, steered, children }),
+        alive: () => children.things(),
+        hearsSteering: true,
+      };
     },
   };
 }

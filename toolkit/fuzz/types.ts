@@ -1,7 +1,11 @@
 import type fc from 'fast-check';
 import type { Runtime } from '../../harness/runtime/runtime.js';
 import type { SubagentProvider } from '../../providers/seam/types.js';
-import type { ChildOutcome, LifecycleSchedule, LifecycleScheduleConstraints } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+import type {
+  ChildOutcome,
+  LifecycleSchedule,
+  LifecycleScheduleConstraints,
+} from '../arbitraries/lifecycle-schedule-arbitrary.js';
 
 /** Something a run may own that must be gone once its `dispose()` resolves. */
 export interface LiveThing {

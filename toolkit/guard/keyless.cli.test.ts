@@ -66,7 +66,10 @@ describe('replay is keyless by construction', () => {
   test('a module-level openai client, fetch and node:http captured at import, undici imported directly and a child process find no key and reach nothing; the run fails with NETWORK_ESCAPE', async () => {
     trap = await startTrap();
     project = await makeScenarioProject({ leaky: LEAKY_SCENARIO });
-    const result = await runBuiltCli(['run', '--update'], { cwd: project, env: { OPENAI_API_KEY: KEY, DEEPSEEK_API_KEY: KEY, TRAP_URL: trap.url } });
+    const result = await runBuiltCli(['run', '--update'], {
+      cwd: project,
+      env: { OPENAI_API_KEY: KEY, DEEPSEEK_API_KEY: KEY, TRAP_URL: trap.url },
+    });
 
     expect(trap.requests).toEqual([]);
     expect(result.code).toBe(1);

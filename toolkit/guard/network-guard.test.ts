@@ -9,7 +9,8 @@ import { installNetworkGuard, type NetworkGuard } from './network-guard.js';
 import { scrubKeyLikeEnv } from './scrub-key-env.js';
 import { serveCassetteWithMsw } from './serve-cassette-with-msw.js';
 
-const cassette = () => compileScript({ lineages: { main: [{ text: 'Hello from the cassette.' }], 'main/call_1': [{ text: 'child' }] } });
+const cassette = () =>
+  compileScript({ lineages: { main: [{ text: 'Hello from the cassette.' }], 'main/call_1': [{ text: 'child' }] } });
 
 let guard: NetworkGuard | undefined;
 let realApi: LoopbackServer | undefined;
@@ -30,7 +31,11 @@ async function startRealApi(): Promise<LoopbackServer> {
 }
 
 async function sdkText(client: OpenAI): Promise<string> {
-  const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  const stream = await client.chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: 'hi' }],
+    stream: true,
+  });
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
   return text;
@@ -41,7 +46,9 @@ describe('network guard', () => {
     realApi = await startRealApi();
     guard = installNetworkGuard();
     for (let attempt = 0; attempt < 2; attempt++) {
-      await expect(fetch(`${realApi.url}/chat/completions?key=sk-in-query`, { method: 'POST', body: '{}' })).rejects.toThrow();
+      await expect(
+        fetch(`${realApi.url}/chat/completions?key=sk-in-query`, { method: 'POST', body: '{}' }),
+      ).rejects.toThrow();
     }
     expect(realApi.requests).toHaveLength(0);
     expect(() => guard!.assertNoEscapes()).toThrow(
@@ -102,7 +109,10 @@ describe('guards nest', () => {
     inner.close();
     await expect(fetch(`${realApi.url}/after-inner`)).rejects.toThrow();
     expect(realApi.requests).toHaveLength(0);
-    expect(guard.escapes().map((escape) => escape.url)).toEqual([`${realApi.url}/while-both`, `${realApi.url}/after-inner`]);
+    expect(guard.escapes().map((escape) => escape.url)).toEqual([
+      `${realApi.url}/while-both`,
+      `${realApi.url}/after-inner`,
+    ]);
   });
 
   test('key-like variables are removed for a replay and put back after it, nested scrubs included', () => {
@@ -127,7 +137,11 @@ describe('serving a cassette through msw', () => {
     guard = installNetworkGuard({ handlers: served.handlers });
     const client = new OpenAI({ baseURL: realApi.url, maxRetries: 0 });
     expect(await sdkText(client)).toBe('Hello from the cassette.');
-    const child = await fetch(`${realApi.url}/chat/completions`, { method: 'POST', headers: { 'x-session-lineage': 'main/call_1' }, body: '{}' });
+    const child = await fetch(`${realApi.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-session-lineage': 'main/call_1' },
+      body: '{}',
+    });
     expect(await child.text()).toContain('"content":"child"');
     expect(realApi.requests).toHaveLength(0);
     guard.assertNoEscapes();
@@ -138,7 +152,9 @@ describe('serving a cassette through msw', () => {
     realApi = await startRealApi();
     const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
     guard = installNetworkGuard({ handlers: served.handlers });
-    const text = await withLineage('main/call_1', async () => (await fetch(`${realApi!.url}/chat/completions`, { method: 'POST', body: '{}' })).text());
+    const text = await withLineage('main/call_1', async () =>
+      (await fetch(`${realApi!.url}/chat/completions`, { method: 'POST', body: '{}' })).text(),
+    );
     expect(text).toContain('"content":"child"');
   });
 
@@ -146,9 +162,15 @@ describe('serving a cassette through msw', () => {
     realApi = await startRealApi();
     const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
     guard = installNetworkGuard({ handlers: served.handlers });
-    const response = await fetch(`${realApi.url}/chat/completions`, { method: 'POST', headers: { 'x-session-lineage': 'main/call_9' }, body: '{}' });
+    const response = await fetch(`${realApi.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-session-lineage': 'main/call_9' },
+      body: '{}',
+    });
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ error: { code: 'UNRECORDED_SESSION', message: expect.stringContaining('Recorded sessions: main, main/call_1.') } });
+    expect(await response.json()).toMatchObject({
+      error: { code: 'UNRECORDED_SESSION', message: expect.stringContaining('Recorded sessions: main, main/call_1.') },
+    });
     expect(served.replay.report().failures).toHaveLength(1);
   });
 });

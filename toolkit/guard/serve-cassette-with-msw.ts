@@ -16,7 +16,6 @@ export interface MswCassette {
   readonly replay: ReplayingFetch;
 }
 
-
 /**
  * Serves a cassette through msw for code whose fetch cannot be injected. Same replay as the
  * injected fetch; replay errors come back as the replaying fetch answers them, HTTP 422 with an

@@ -2,7 +2,10 @@
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 interface Dispatcher {
-  dispatch(options: { origin?: string | URL; path?: string; method?: string }, handler: Record<string, unknown>): boolean;
+  dispatch(
+    options: { origin?: string | URL; path?: string; method?: string },
+    handler: Record<string, unknown>,
+  ): boolean;
 }
 
 export interface UndiciRefusal {
@@ -14,7 +17,10 @@ export interface UndiciRefusal {
  * allow. msw sees fetch and node:http; this catches what goes around them: `undici.request`,
  * `undici.fetch` and clients built on them, imported before or after the guard.
  */
-export function armUndiciRefusal(guard: { mayLeave(url: URL): boolean; recordEscape(method: string, url: URL): void }): UndiciRefusal {
+export function armUndiciRefusal(guard: {
+  mayLeave(url: URL): boolean;
+  recordEscape(method: string, url: URL): void;
+}): UndiciRefusal {
   const slot = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
   // Node creates its default agent on first use; a data: fetch makes it exist now, synchronously.
   if (slot[GLOBAL_DISPATCHER] === undefined) void fetch('data:,').catch(() => undefined);
@@ -24,16 +30,19 @@ export function armUndiciRefusal(guard: { mayLeave(url: URL): boolean; recordEsc
       const url = new URL(options.path ?? '/', options.origin ?? 'http://unknown');
       if (guard.mayLeave(url) && original) return original.dispatch(options, handler);
       guard.recordEscape(options.method ?? 'GET', url);
-      const error = Object.assign(new Error(`nestcast network guard: ${url.origin} is not reachable during replay`), { code: 'NETWORK_ESCAPE' });
+      const error = Object.assign(new Error(`nestcast network guard: ${url.origin} is not reachable during replay`), {
+        code: 'NETWORK_ESCAPE',
+      });
       queueMicrotask(() => {
-        if (typeof handler['onResponseError'] === 'function') (handler['onResponseError'] as (c: unknown, e: Error) => void)({ abort() {} }, error);
+        if (typeof handler['onResponseError'] === 'function')
+          (handler['onResponseError'] as (c: unknown, e: Error) => void)({ abort() {} }, error);
         else if (typeof handler['onError'] === 'function') (handler['onError'] as (e: Error) => void)(error);
       });
       return true;
     },
   };
   // Anything else a dispatcher has (close, destroy, compose) is the original's.
-  const wrapped = original ? Object.setPrototypeOf(refusing, original as object) as Dispatcher : refusing;
+  const wrapped = original ? (Object.setPrototypeOf(refusing, original as object) as Dispatcher) : refusing;
   slot[GLOBAL_DISPATCHER] = wrapped;
   return {
     disarm() {

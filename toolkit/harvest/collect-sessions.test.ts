@@ -25,13 +25,20 @@ describe('harvestSessions', () => {
 
     const harvested = await harvestSessions(root);
 
-    expect(harvested.map((session) => session.header.lineage)).toEqual(['main', 'main/call_b', 'main/call_b/c1', 'main/call_a']);
+    expect(harvested.map((session) => session.header.lineage)).toEqual([
+      'main',
+      'main/call_b',
+      'main/call_b/c1',
+      'main/call_a',
+    ]);
     expect(harvested[2]?.path).toBe(join(root, 'acp/child/grandchild.jsonl'));
     expect(harvested.every((session) => session.violations.length === 0 && session.recovered === undefined)).toBe(true);
   });
 
   it('reports a crash-cut last line on the entry and the turn it left open as a violation', async () => {
-    const open = buildLog({ lineage: 'main/call_a', spawnedBy: 'call_a' }).turn((t) => t.step((s) => s.assistant('half')), { open: true }).build();
+    const open = buildLog({ lineage: 'main/call_a', spawnedBy: 'call_a' })
+      .turn((t) => t.step((s) => s.assistant('half')), { open: true })
+      .build();
     await writeLogFile(root, 'parent-id.jsonl', parentLog());
     await writeLogFile(root, 'a.jsonl', open, '{"seq":4,"time":17');
 
@@ -43,7 +50,9 @@ describe('harvestSessions', () => {
   });
 
   it('attaches every invariant violation of a log to its entry', async () => {
-    const unanswered = buildLog().turn((t) => t.step((s) => s.call('call_1', 'ls'))).build();
+    const unanswered = buildLog()
+      .turn((t) => t.step((s) => s.call('call_1', 'ls')))
+      .build();
     await writeLogFile(root, 'main.jsonl', unanswered);
 
     const [main] = await harvestSessions(root);
@@ -73,7 +82,10 @@ describe('harvestSessions', () => {
   it('an empty root harvests nothing; a missing root is SESSIONS_ROOT_NOT_FOUND naming it', async () => {
     expect(await harvestSessions(root)).toEqual([]);
     const missing = join(root, 'nope');
-    await expect(harvestSessions(missing)).rejects.toMatchObject({ code: 'SESSIONS_ROOT_NOT_FOUND', message: expect.stringContaining(missing) });
+    await expect(harvestSessions(missing)).rejects.toMatchObject({
+      code: 'SESSIONS_ROOT_NOT_FOUND',
+      message: expect.stringContaining(missing),
+    });
   });
 
   it('a log damaged before its last line fails the harvest with SESSION_CORRUPT at file:line', async () => {
@@ -81,6 +93,9 @@ describe('harvestSessions', () => {
     lines[2] = '{broken';
     await writeFile(join(root, 'main.jsonl'), lines.join('\n'), 'utf8');
 
-    await expect(harvestSessions(root)).rejects.toMatchObject({ code: 'SESSION_CORRUPT', message: expect.stringContaining('main.jsonl:3') });
+    await expect(harvestSessions(root)).rejects.toMatchObject({
+      code: 'SESSION_CORRUPT',
+      message: expect.stringContaining('main.jsonl:3'),
+    });
   });
 });

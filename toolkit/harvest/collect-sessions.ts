@@ -36,5 +36,8 @@ async function assertDirectory(root: string): Promise<void> {
       { cause: error },
     );
   }
-  throw new HarvestError('SESSIONS_ROOT_NOT_FOUND', `The sessions root ${root} is a file, not a directory. Pass the folder the run's SessionStore used.`);
+  throw new HarvestError(
+    'SESSIONS_ROOT_NOT_FOUND',
+    `The sessions root ${root} is a file, not a directory. Pass the folder the run's SessionStore used.`,
+  );
 }

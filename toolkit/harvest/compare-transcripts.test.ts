@@ -39,11 +39,22 @@ describe('compareTranscripts', () => {
   });
 
   it('a header difference is reported on line 1 with no event', () => {
-    const actual = normalizeSessions([parentLog({ delegationDepth: 2 }), childLog('main/call_b'), childLog('main/call_a')]);
+    const actual = normalizeSessions([
+      parentLog({ delegationDepth: 2 }),
+      childLog('main/call_b'),
+      childLog('main/call_a'),
+    ]);
 
     const diff = compareTranscripts(expected(), actual);
 
-    expect(diff).toMatchObject({ lineage: 'main', line: 1, event: null, path: 'delegationDepth', expected: 0, actual: 2 });
+    expect(diff).toMatchObject({
+      lineage: 'main',
+      line: 1,
+      event: null,
+      path: 'delegationDepth',
+      expected: 0,
+      actual: 2,
+    });
     expect(formatTranscriptDiff(diff!, 'multi')).toContain('at transcripts/main.jsonl:1 (header), delegationDepth');
   });
 
@@ -53,12 +64,24 @@ describe('compareTranscripts', () => {
 
     const diff = compareTranscripts(expected(), actual);
 
-    expect(diff).toMatchObject({ lineage: 'main', line: 3, event: { seq: 1, type: 'turn/start' }, path: '(root)', actual: undefined });
-    expect(formatTranscriptDiff(diff!, 'multi')).toContain('  expected: {"data":{"turn":1},"seq":1,"time":0,"type":"turn/start"}\n  actual:   (absent)');
+    expect(diff).toMatchObject({
+      lineage: 'main',
+      line: 3,
+      event: { seq: 1, type: 'turn/start' },
+      path: '(root)',
+      actual: undefined,
+    });
+    expect(formatTranscriptDiff(diff!, 'multi')).toContain(
+      '  expected: {"data":{"turn":1},"seq":1,"time":0,"type":"turn/start"}\n  actual:   (absent)',
+    );
   });
 
   it('the parent divergence is reported before any child divergence', () => {
-    const actual = normalizeSessions([parentLog({ origin: 'subagent' }), childLog('main/call_b', {}, 'other'), childLog('main/call_a')]);
+    const actual = normalizeSessions([
+      parentLog({ origin: 'subagent' }),
+      childLog('main/call_b', {}, 'other'),
+      childLog('main/call_a'),
+    ]);
 
     expect(compareTranscripts(expected(), actual)).toMatchObject({ lineage: 'main', path: 'origin' });
   });
@@ -68,7 +91,12 @@ describe('compareTranscripts', () => {
 
     const diff = compareTranscripts(expected(), actual);
 
-    expect(diff).toEqual({ kind: 'missing-session', lineage: 'main/call_a', file: 'main/call_a.jsonl', actualLineages: ['main', 'main/call_b'] });
+    expect(diff).toEqual({
+      kind: 'missing-session',
+      lineage: 'main/call_a',
+      file: 'main/call_a.jsonl',
+      actualLineages: ['main', 'main/call_b'],
+    });
     expect(formatTranscriptDiff(diff!, 'multi')).toBe(
       [
         'Scenario multi: session main/call_a is expected (transcripts/main/call_a.jsonl) but the run did not produce it.',
@@ -79,11 +107,21 @@ describe('compareTranscripts', () => {
   });
 
   it('a session only the run produced is reported where the run produced it, before the later sessions it shifted', () => {
-    const actual = normalizeSessions([parentLog(), childLog('main/call_b'), childLog('main/call_b/c1'), childLog('main/call_a')]);
+    const actual = normalizeSessions([
+      parentLog(),
+      childLog('main/call_b'),
+      childLog('main/call_b/c1'),
+      childLog('main/call_a'),
+    ]);
 
     const diff = compareTranscripts(expected(), actual);
 
-    expect(diff).toEqual({ kind: 'extra-session', lineage: 'main/call_b/c1', file: 'main/call_b/c1.jsonl', expectedLineages: ['main', 'main/call_b', 'main/call_a'] });
+    expect(diff).toEqual({
+      kind: 'extra-session',
+      lineage: 'main/call_b/c1',
+      file: 'main/call_b/c1.jsonl',
+      expectedLineages: ['main', 'main/call_b', 'main/call_a'],
+    });
     expect(formatTranscriptDiff(diff!, 'nested')).toBe(
       [
         'Scenario nested: the run produced session main/call_b/c1, which has no expected transcript (transcripts/main/call_b/c1.jsonl).',
@@ -95,7 +133,10 @@ describe('compareTranscripts', () => {
 
   it('long strings are shown as a window around the first differing character', () => {
     const long = (word: string) => `${'a'.repeat(200)} ${word} ${'z'.repeat(200)}`;
-    const diff = compareTranscripts(normalizeSessions([childLog('main', {}, long('cat'))]), normalizeSessions([childLog('main', {}, long('dog'))]));
+    const diff = compareTranscripts(
+      normalizeSessions([childLog('main', {}, long('cat'))]),
+      normalizeSessions([childLog('main', {}, long('dog'))]),
+    );
 
     const message = formatTranscriptDiff(diff!, 'long');
 
@@ -106,11 +147,17 @@ describe('compareTranscripts', () => {
   it('long non-string values are cut with their full length noted', () => {
     const args = { items: Array.from({ length: 50 }, (_, index) => index) };
     const withArgs = (value: unknown) =>
-      normalizeSessions([buildLog().turn((t) => t.step((s) => s.call('call_1', 'sum', value).result('call_1', '0'))).build()]);
+      normalizeSessions([
+        buildLog()
+          .turn((t) => t.step((s) => s.call('call_1', 'sum', value).result('call_1', '0')))
+          .build(),
+      ]);
 
     const diff = compareTranscripts(withArgs(args), withArgs('not an object'));
 
     expect(diff).toMatchObject({ path: 'data.args' });
-    expect(formatTranscriptDiff(diff!, 'x')).toMatch(/ {2}expected: \{"items":\[0,1,2,.{80,}… \(\d+ chars\)\n {2}actual: {3}"not an object"/);
+    expect(formatTranscriptDiff(diff!, 'x')).toMatch(
+      / {2}expected: \{"items":\[0,1,2,.{80,}… \(\d+ chars\)\n {2}actual: {3}"not an object"/,
+    );
   });
 });

@@ -45,7 +45,10 @@ export type TranscriptDiff = MissingSession | ExtraSession | SessionDivergence;
  * order: so a parent's divergence is reported before its children's, and a new child before the
  * later sessions whose ordinal tokens it shifted.
  */
-export function compareTranscripts(expected: readonly NormalizedSession[], actual: readonly NormalizedSession[]): TranscriptDiff | null {
+export function compareTranscripts(
+  expected: readonly NormalizedSession[],
+  actual: readonly NormalizedSession[],
+): TranscriptDiff | null {
   const expectedFiles = transcriptFiles(expected);
   const actualFiles = transcriptFiles(actual);
   const actualByFile = new Map(actualFiles.map((file, index) => [file, actual[index] as NormalizedSession]));
@@ -54,7 +57,12 @@ export function compareTranscripts(expected: readonly NormalizedSession[], actua
     const index = extraAfter.get(anchor);
     if (index === undefined) return null;
     const lineage = (actual[index] as NormalizedSession).header.lineage;
-    return { kind: 'extra-session', lineage, file: actualFiles[index] as string, expectedLineages: lineagesOf(expected) };
+    return {
+      kind: 'extra-session',
+      lineage,
+      file: actualFiles[index] as string,
+      expectedLineages: lineagesOf(expected),
+    };
   };
   const leading = extra(null);
   if (leading !== null) return leading;
@@ -62,7 +70,8 @@ export function compareTranscripts(expected: readonly NormalizedSession[], actua
     const file = expectedFiles[index] as string;
     const lineage = session.header.lineage;
     const counterpart = actualByFile.get(file);
-    if (counterpart === undefined) return { kind: 'missing-session', lineage, file, actualLineages: lineagesOf(actual) };
+    if (counterpart === undefined)
+      return { kind: 'missing-session', lineage, file, actualLineages: lineagesOf(actual) };
     const divergence = firstLineDivergence(session, counterpart);
     if (divergence !== null) return { kind: 'session-differs', lineage, file, ...divergence };
     const following = extra(file);
@@ -72,7 +81,10 @@ export function compareTranscripts(expected: readonly NormalizedSession[], actua
 }
 
 /** For each session both sides have (null: the start), the first run-only session right after it in the run's order. */
-function extrasByAnchor(actualFiles: readonly string[], expectedFiles: ReadonlySet<string>): Map<string | null, number> {
+function extrasByAnchor(
+  actualFiles: readonly string[],
+  expectedFiles: ReadonlySet<string>,
+): Map<string | null, number> {
   const extras = new Map<string | null, number>();
   let anchor: string | null = null;
   for (const [index, file] of actualFiles.entries()) {
@@ -92,7 +104,7 @@ function firstLineDivergence(expected: NormalizedSession, actual: NormalizedSess
     const got = lineValue(actualLines[index]);
     const divergence = firstDivergence(want, got);
     if (divergence === undefined) continue;
-    const event = index === 0 ? null : eventOf(want) ?? eventOf(got);
+    const event = index === 0 ? null : (eventOf(want) ?? eventOf(got));
     return { line: index + 1, event, path: divergence.path, expected: divergence.recorded, actual: divergence.live };
   }
   return null;

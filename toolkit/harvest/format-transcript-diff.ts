@@ -3,7 +3,11 @@ import type { TranscriptDiff } from './compare-transcripts.js';
 import { TRANSCRIPTS_DIR } from './transcript-files.js';
 
 /** A multi-line, plain-text account of `diff` for a terminal or a test failure, ending with how to accept it. */
-export function formatTranscriptDiff(diff: TranscriptDiff, scenario: string, options: { accept?: string } = {}): string {
+export function formatTranscriptDiff(
+  diff: TranscriptDiff,
+  scenario: string,
+  options: { accept?: string } = {},
+): string {
   const file = `${TRANSCRIPTS_DIR}/${diff.file}`;
   const accept = `If the new behaviour is intended, accept it with: ${options.accept ?? `nestcast run ${scenario} --update`}`;
   switch (diff.kind) {

@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionStore, type Session } from '../../harness/session/index.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
-import { compareTranscripts, formatTranscriptDiff, harvestSessions, normalizeSessions, readTranscripts, writeTranscripts } from './index.js';
+import {
+  compareTranscripts,
+  formatTranscriptDiff,
+  harvestSessions,
+  normalizeSessions,
+  readTranscripts,
+  writeTranscripts,
+} from './index.js';
 
 /** A parent delegating through tool call `call_1` to an out-of-process child that writes under its own folder of the root. */
 async function runDelegation(root: string, cwd: string, childAnswer: string): Promise<void> {
@@ -19,9 +26,15 @@ async function runDelegation(root: string, cwd: string, childAnswer: string): Pr
   });
   parent.append({ type: 'turn/start', data: { turn: 1 } });
   parent.append({ type: 'step/start', data: { turn: 1, step: 1 } });
-  parent.append({ type: 'tool/call', data: { turn: 1, step: 1, id: 'call_1', name: 'subagent', args: { prompt: `summarise ${cwd}/notes.md` } } });
+  parent.append({
+    type: 'tool/call',
+    data: { turn: 1, step: 1, id: 'call_1', name: 'subagent', args: { prompt: `summarise ${cwd}/notes.md` } },
+  });
   answer(child, childAnswer);
-  parent.append({ type: 'tool/result', data: { turn: 1, step: 1, id: 'call_1', output: `${child.path}: ${childAnswer}`, isError: false } });
+  parent.append({
+    type: 'tool/result',
+    data: { turn: 1, step: 1, id: 'call_1', output: `${child.path}: ${childAnswer}`, isError: false },
+  });
   parent.append({ type: 'step/end', data: { turn: 1, step: 1, finish: 'tool-calls' } });
   parent.append({ type: 'turn/end', data: { turn: 1, reason: 'completed' } });
   await parentStore.closeAll();
@@ -61,7 +74,10 @@ describe('harvest end to end', () => {
   it('two runs of the same conversation, with fresh ids, folders and clocks, match the committed transcripts', async () => {
     await writeTranscripts(transcripts, await transcriptsOf('the notes say hello', temps));
 
-    const diff = compareTranscripts(await readTranscripts(transcripts), await transcriptsOf('the notes say hello', temps));
+    const diff = compareTranscripts(
+      await readTranscripts(transcripts),
+      await transcriptsOf('the notes say hello', temps),
+    );
 
     expect(diff).toBeNull();
   });
@@ -69,7 +85,10 @@ describe('harvest end to end', () => {
   it('changing one word of the child answer fails with the scenario, the lineage and the divergence', async () => {
     await writeTranscripts(transcripts, await transcriptsOf('the notes say hello', temps));
 
-    const diff = compareTranscripts(await readTranscripts(transcripts), await transcriptsOf('the notes say goodbye', temps));
+    const diff = compareTranscripts(
+      await readTranscripts(transcripts),
+      await transcriptsOf('the notes say goodbye', temps),
+    );
 
     expect(formatTranscriptDiff(diff!, 'acp-child')).toBe(
       [

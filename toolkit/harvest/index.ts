@@ -1,8 +1,5 @@
 export { harvestSessions, type HarvestedSession } from './collect-sessions.js';
-export {
-  compareTranscripts,
-  type TranscriptDiff,
-} from './compare-transcripts.js';
+export { compareTranscripts, type TranscriptDiff } from './compare-transcripts.js';
 export { formatTranscriptDiff } from './format-transcript-diff.js';
 export { HarvestError } from './harvest-error.js';
 export { orderByLineage } from './lineage-order.js';

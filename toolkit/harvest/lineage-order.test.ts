@@ -18,8 +18,22 @@ describe('orderByLineage', () => {
   });
 
   it('orders c<N> children by N after tool-call children, and other keys by lineage string last', () => {
-    const sessions = [childLog('main/zeta'), childLog('main/c10'), childLog('main/alpha'), childLog('main/c2'), childLog('main/call_a'), parentLog()];
-    expect(lineages(orderByLineage(sessions))).toEqual(['main', 'main/call_a', 'main/c2', 'main/c10', 'main/alpha', 'main/zeta']);
+    const sessions = [
+      childLog('main/zeta'),
+      childLog('main/c10'),
+      childLog('main/alpha'),
+      childLog('main/c2'),
+      childLog('main/call_a'),
+      parentLog(),
+    ];
+    expect(lineages(orderByLineage(sessions))).toEqual([
+      'main',
+      'main/call_a',
+      'main/c2',
+      'main/c10',
+      'main/alpha',
+      'main/zeta',
+    ]);
   });
 
   it('a child of a later turn comes after a child of an earlier turn even though its call id sorts first', () => {

@@ -43,7 +43,8 @@ function spawnRanker(parents: readonly SessionLog[]): (spawnedBy: string) => Spa
   const callPositions = new Map<string, SpawnRank>();
   parents.forEach((parent, sessionIndex) => {
     parent.events.forEach((event, position) => {
-      if (event.type === 'tool/call' && !callPositions.has(event.data.id)) callPositions.set(event.data.id, [0, sessionIndex, position]);
+      if (event.type === 'tool/call' && !callPositions.has(event.data.id))
+        callPositions.set(event.data.id, [0, sessionIndex, position]);
     });
   });
   return (spawnedBy) => {

@@ -26,17 +26,23 @@ describe('normalizeSessions', () => {
   });
 
   it('replaces a session id inside any string, even in an unrelated session', () => {
-    const mention = buildLog({ id: 'other', lineage: 'side' }).user(`compare ${CHILD}.jsonl with session ${PARENT}`).build();
+    const mention = buildLog({ id: 'other', lineage: 'side' })
+      .user(`compare ${CHILD}.jsonl with session ${PARENT}`)
+      .build();
     const [, , normalized] = normalizeSessions([...run(), mention]);
 
-    expect(normalized?.events[0]?.data).toEqual({ content: [{ type: 'text', text: 'compare <session:2>.jsonl with session <session:1>' }] });
+    expect(normalized?.events[0]?.data).toEqual({
+      content: [{ type: 'text', text: 'compare <session:2>.jsonl with session <session:1>' }],
+    });
   });
 
   it('zeroes createdAt and every event time but keeps seq', () => {
     const [parent] = normalizeSessions(run());
 
     expect(parent?.header.createdAt).toBe(0);
-    expect(parent?.events.map((event) => [event.seq, event.time])).toEqual(parent?.events.map((_, index) => [index, 0]));
+    expect(parent?.events.map((event) => [event.seq, event.time])).toEqual(
+      parent?.events.map((_, index) => [index, 0]),
+    );
   });
 
   it('turns other UUIDs into first-seen ordinals, the same UUID (any case) into the same token', () => {
@@ -45,10 +51,9 @@ describe('normalizeSessions', () => {
     const log = buildLog({ id: 's' }).user(`${b} then ${a}`).user(`${b.toUpperCase()} again`).build();
     const [normalized] = normalizeSessions([log]);
 
-    expect(normalized?.events.map((event) => (event.type === 'user/message' ? event.data.content[0]?.text : ''))).toEqual([
-      '<uuid:1> then <uuid:2>',
-      '<uuid:1> again',
-    ]);
+    expect(
+      normalized?.events.map((event) => (event.type === 'user/message' ? event.data.content[0]?.text : '')),
+    ).toEqual(['<uuid:1> then <uuid:2>', '<uuid:1> again']);
   });
 
   it('replaces the cwd, sessions root, extra temp dirs and the OS temp dir with placeholders', () => {
@@ -67,7 +72,9 @@ describe('normalizeSessions', () => {
 
   it('scrubs object keys as well as values, deep inside tool arguments', () => {
     const log = buildLog({ id: PARENT, cwd: CWD })
-      .turn((t) => t.step((s) => s.call('call_1', 'read', { files: { [`${CWD}/a.ts`]: [PARENT] } }).result('call_1', 'ok')))
+      .turn((t) =>
+        t.step((s) => s.call('call_1', 'read', { files: { [`${CWD}/a.ts`]: [PARENT] } }).result('call_1', 'ok')),
+      )
       .build();
     const [normalized] = normalizeSessions([log]);
 
@@ -81,12 +88,33 @@ describe('normalizeSessions', () => {
     expect(normalizeSessions(once, context)).toEqual(once);
   });
 
-  const fragment = fc.constantFrom(PARENT, CHILD, CWD, `${CWD}/x`, tmpdir(), '/elsewhere', 'ABCDEF01-0000-4000-8000-00000000000a', ' ', '/', '.', '-', '<', '>', 'file://', 'word');
+  const fragment = fc.constantFrom(
+    PARENT,
+    CHILD,
+    CWD,
+    `${CWD}/x`,
+    tmpdir(),
+    '/elsewhere',
+    'ABCDEF01-0000-4000-8000-00000000000a',
+    ' ',
+    '/',
+    '.',
+    '-',
+    '<',
+    '>',
+    'file://',
+    'word',
+  );
   test.prop([fc.array(fc.oneof(fragment, fc.string({ maxLength: 6 })), { maxLength: 12 })])(
     'normalisation is idempotent for any text built from ids, paths and UUIDs',
     (parts) => {
       const text = parts.join('');
-      const logs = [parentLog({ id: PARENT, cwd: CWD }), buildLog({ id: CHILD, lineage: 'main/c1', spawnedBy: 'c1', parentSession: PARENT, cwd: text }).user(text).build()];
+      const logs = [
+        parentLog({ id: PARENT, cwd: CWD }),
+        buildLog({ id: CHILD, lineage: 'main/c1', spawnedBy: 'c1', parentSession: PARENT, cwd: text })
+          .user(text)
+          .build(),
+      ];
       const once = normalizeSessions(logs);
       expect(normalizeSessions(once)).toEqual(once);
     },

@@ -29,7 +29,10 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * the same token in every session and every string containing it (a child's `parentSession` is
  * its parent's token). Idempotent: normalising the result again with the same context changes nothing.
  */
-export function normalizeSessions(sessions: readonly SessionLog[], context: NormalizeContext = {}): NormalizedSession[] {
+export function normalizeSessions(
+  sessions: readonly SessionLog[],
+  context: NormalizeContext = {},
+): NormalizedSession[] {
   const scrub = stringScrubber(sessions, context);
   const walk = (value: Json): Json => {
     if (typeof value === 'string') return scrub(value);
@@ -79,6 +82,9 @@ function sessionIdScrubber(sessions: readonly SessionLog[]): (text: string) => s
   const ids = [...tokens.keys()].sort((a, b) => b.length - a.length).map(regExpEscape);
   if (ids.length === 0) return (text) => text;
   // Ids are file-name safe ([A-Za-z0-9._-]); bounding them keeps `session-1` out of `session-12`.
-  const pattern = new RegExp(`(?<![\\w.-]|${PLACEHOLDER_TOKEN})(?:${ids.join('|')})(?![\\w-]|${PLACEHOLDER_TOKEN})`, 'g');
+  const pattern = new RegExp(
+    `(?<![\\w.-]|${PLACEHOLDER_TOKEN})(?:${ids.join('|')})(?![\\w-]|${PLACEHOLDER_TOKEN})`,
+    'g',
+  );
   return (text) => text.replace(pattern, (id) => tokens.get(id) ?? id);
 }

@@ -15,7 +15,9 @@ describe('pathScrubber', () => {
   });
 
   it('replaces only at path boundaries: not inside a longer name, not in the middle of another path', () => {
-    expect(scrub('/work/app2 /work/app.old /x/work/app work/app')).toBe('<work>/app2 <work>/app.old /x/work/app work/app');
+    expect(scrub('/work/app2 /work/app.old /x/work/app work/app')).toBe(
+      '<work>/app2 <work>/app.old /x/work/app work/app',
+    );
   });
 
   it('replaces after file:// and before punctuation, quotes and a sentence-ending dot', () => {

@@ -19,7 +19,8 @@ export interface PathPlace {
 export function pathScrubber(places: readonly PathPlace[]): (text: string) => string {
   const placeholders = new Map<string, string>();
   for (const place of places) {
-    for (const spelling of spellingsOf(place.path)) if (!placeholders.has(spelling)) placeholders.set(spelling, place.placeholder);
+    for (const spelling of spellingsOf(place.path))
+      if (!placeholders.has(spelling)) placeholders.set(spelling, place.placeholder);
   }
   if (placeholders.size === 0) return (text) => text;
   const alternatives = [...placeholders.keys()].sort((a, b) => b.length - a.length).map(regExpEscape);

@@ -15,7 +15,12 @@ afterEach(async () => {
 });
 
 const nested = (): NormalizedSession[] =>
-  normalizeSessions([parentLog(), childLog('main/call_b', { parentSession: 'parent-id' }), childLog('main/call_b/c1'), childLog('main/call_a')]);
+  normalizeSessions([
+    parentLog(),
+    childLog('main/call_b', { parentSession: 'parent-id' }),
+    childLog('main/call_b/c1'),
+    childLog('main/call_a'),
+  ]);
 
 describe('writeTranscripts and readTranscripts', () => {
   it('read gives back exactly what was written, in the same order', async () => {
@@ -27,13 +32,21 @@ describe('writeTranscripts and readTranscripts', () => {
   it('writes one canonical, newline-terminated JSONL file per lineage plus the manifest, and no temp files', async () => {
     await writeTranscripts(dir, nested());
 
-    expect(await listFiles(dir)).toEqual(['main.jsonl', 'main/call_a.jsonl', 'main/call_b.jsonl', 'main/call_b/c1.jsonl', 'sessions.json']);
+    expect(await listFiles(dir)).toEqual([
+      'main.jsonl',
+      'main/call_a.jsonl',
+      'main/call_b.jsonl',
+      'main/call_b/c1.jsonl',
+      'sessions.json',
+    ]);
     const lines = (await readFile(join(dir, 'main/call_b.jsonl'), 'utf8')).split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
       '{"createdAt":0,"cwd":"<cwd>","delegationDepth":1,"id":"<session:2>","lineage":"main/call_b","origin":"subagent","parentSession":"<session:1>","spawnedBy":"call_b","type":"session","version":1}',
     );
-    expect(lines[1]).toBe('{"data":{"content":[{"text":"task for main/call_b","type":"text"}]},"seq":0,"time":0,"type":"user/message"}');
+    expect(lines[1]).toBe(
+      '{"data":{"content":[{"text":"task for main/call_b","type":"text"}]},"seq":0,"time":0,"type":"user/message"}',
+    );
   });
 
   it('removes transcripts of lineages the new run no longer has, and the folders they leave empty', async () => {
@@ -52,12 +65,18 @@ describe('writeTranscripts and readTranscripts', () => {
       code: 'TRANSCRIPTS_NOT_FOUND',
       message: expect.stringContaining('nestcast record <scenario>'),
     });
-    await expect(readTranscripts(join(dir, 'none'), { regenerate: 'Record them with: nestcast record demo' })).rejects.toThrow(/Record them with: nestcast record demo$/);
+    await expect(
+      readTranscripts(join(dir, 'none'), { regenerate: 'Record them with: nestcast record demo' }),
+    ).rejects.toThrow(/Record them with: nestcast record demo$/);
   });
 
   it('a manifest naming a missing file is TRANSCRIPT_INVALID, naming the file and its lineage', async () => {
     await writeTranscripts(dir, nested());
-    await writeFile(join(dir, 'sessions.json'), JSON.stringify({ sessions: [{ file: 'main/gone.jsonl', lineage: 'main/gone' }] }), 'utf8');
+    await writeFile(
+      join(dir, 'sessions.json'),
+      JSON.stringify({ sessions: [{ file: 'main/gone.jsonl', lineage: 'main/gone' }] }),
+      'utf8',
+    );
 
     await expect(readTranscripts(dir)).rejects.toMatchObject({
       code: 'TRANSCRIPT_INVALID',
@@ -66,9 +85,16 @@ describe('writeTranscripts and readTranscripts', () => {
   });
 
   it('a manifest pointing outside its folder is TRANSCRIPT_INVALID', async () => {
-    await writeFile(join(dir, 'sessions.json'), JSON.stringify({ sessions: [{ file: '../escape.jsonl', lineage: 'main' }] }), 'utf8');
+    await writeFile(
+      join(dir, 'sessions.json'),
+      JSON.stringify({ sessions: [{ file: '../escape.jsonl', lineage: 'main' }] }),
+      'utf8',
+    );
 
-    await expect(readTranscripts(dir)).rejects.toMatchObject({ code: 'TRANSCRIPT_INVALID', message: expect.stringContaining('sessions[0]') });
+    await expect(readTranscripts(dir)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID',
+      message: expect.stringContaining('sessions[0]'),
+    });
   });
 
   it('a transcript cut off mid-line is TRANSCRIPT_INVALID at file:line, not silently repaired', async () => {
@@ -76,7 +102,10 @@ describe('writeTranscripts and readTranscripts', () => {
     const file = join(dir, 'main.jsonl');
     await writeFile(file, `${await readFile(file, 'utf8')}{"seq":`, 'utf8');
 
-    await expect(readTranscripts(dir)).rejects.toMatchObject({ code: 'TRANSCRIPT_INVALID', message: expect.stringContaining(`${file}:`) });
+    await expect(readTranscripts(dir)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID',
+      message: expect.stringContaining(`${file}:`),
+    });
   });
 
   it('a transcript whose header names another lineage than the manifest is TRANSCRIPT_INVALID', async () => {

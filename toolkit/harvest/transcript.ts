@@ -27,11 +27,16 @@ export function serializeTranscript(session: NormalizedSession): string {
  */
 export async function writeTranscripts(dir: string, sessions: readonly NormalizedSession[]): Promise<void> {
   const files = transcriptFiles(sessions);
-  const planned = sessions.map((session, index) => ({ path: join(dir, ...(files[index] as string).split('/')), text: serializeTranscript(session) }));
+  const planned = sessions.map((session, index) => ({
+    path: join(dir, ...(files[index] as string).split('/')),
+    text: serializeTranscript(session),
+  }));
   const manifest = { sessions: sessions.map(({ header }, index) => ({ file: files[index], lineage: header.lineage })) };
   // Scanned whole before the first byte: a tool result or a cut-off turn may carry a key.
   const manifestText = `${JSON.stringify(canonicalize(manifest), null, 2)}\n`;
-  assertNoSecrets([...planned, { path: join(dir, TRANSCRIPT_MANIFEST), text: manifestText }], { what: 'the transcripts' });
+  assertNoSecrets([...planned, { path: join(dir, TRANSCRIPT_MANIFEST), text: manifestText }], {
+    what: 'the transcripts',
+  });
   await mkdir(dir, { recursive: true });
   for (const file of planned) {
     await mkdir(dirname(file.path), { recursive: true });
@@ -42,7 +47,10 @@ export async function writeTranscripts(dir: string, sessions: readonly Normalize
 }
 
 /** The expected transcripts in `dir`, in the order the manifest lists them. */
-export async function readTranscripts(dir: string, options: { regenerate?: string } = {}): Promise<NormalizedSession[]> {
+export async function readTranscripts(
+  dir: string,
+  options: { regenerate?: string } = {},
+): Promise<NormalizedSession[]> {
   const regenerate = options.regenerate ?? DEFAULT_REGENERATE;
   const manifestPath = join(dir, TRANSCRIPT_MANIFEST);
   let text: string;
@@ -50,22 +58,34 @@ export async function readTranscripts(dir: string, options: { regenerate?: strin
     text = await readFile(manifestPath, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new HarvestError('TRANSCRIPTS_NOT_FOUND', `No expected transcripts in ${dir} (${TRANSCRIPT_MANIFEST} is missing). ${regenerate}`, {
-      cause: error,
-    });
+    throw new HarvestError(
+      'TRANSCRIPTS_NOT_FOUND',
+      `No expected transcripts in ${dir} (${TRANSCRIPT_MANIFEST} is missing). ${regenerate}`,
+      {
+        cause: error,
+      },
+    );
   }
   const entries = parseManifest(text, manifestPath, regenerate);
   return Promise.all(entries.map((entry) => readTranscript(dir, entry, manifestPath, regenerate)));
 }
 
-async function readTranscript(dir: string, entry: ManifestEntry, manifestPath: string, regenerate: string): Promise<NormalizedSession> {
+async function readTranscript(
+  dir: string,
+  entry: ManifestEntry,
+  manifestPath: string,
+  regenerate: string,
+): Promise<NormalizedSession> {
   const path = join(dir, ...entry.file.split('/'));
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw invalid(`${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${regenerate}`, error);
+    throw invalid(
+      `${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${regenerate}`,
+      error,
+    );
   }
   let log;
   try {
@@ -74,10 +94,14 @@ async function readTranscript(dir: string, entry: ManifestEntry, manifestPath: s
     throw invalid(`Transcript ${path} is not a session log: ${(error as Error).message} ${regenerate}`, error);
   }
   if (log.recovered !== undefined) {
-    throw invalid(`${path}:${log.recovered.line}: ${log.recovered.reason}; transcripts are written whole, so the file was damaged. ${regenerate}`);
+    throw invalid(
+      `${path}:${log.recovered.line}: ${log.recovered.reason}; transcripts are written whole, so the file was damaged. ${regenerate}`,
+    );
   }
   if (log.header.lineage !== entry.lineage) {
-    throw invalid(`${path}:1: the header's lineage is ${log.header.lineage}, but ${manifestPath} lists this file as ${entry.lineage}. ${regenerate}`);
+    throw invalid(
+      `${path}:1: the header's lineage is ${log.header.lineage}, but ${manifestPath} lists this file as ${entry.lineage}. ${regenerate}`,
+    );
   }
   return { header: log.header, events: log.events };
 }
@@ -94,7 +118,9 @@ function parseManifest(text: string, path: string, regenerate: string): Manifest
   return sessions.map((entry: unknown, index) => {
     const { file, lineage } = (entry ?? {}) as { file?: unknown; lineage?: unknown };
     if (typeof file !== 'string' || typeof lineage !== 'string' || !isInside(file)) {
-      throw invalid(`${path}: sessions[${index}] must be {file, lineage} with file a relative path inside the folder. ${regenerate}`);
+      throw invalid(
+        `${path}: sessions[${index}] must be {file, lineage} with file a relative path inside the folder. ${regenerate}`,
+      );
     }
     return { file, lineage };
   });

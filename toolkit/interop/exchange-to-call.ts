@@ -14,7 +14,8 @@ export function exchangeToCall(exchange: HttpExchange): CassetteCall {
 
 function responseOf(exchange: HttpExchange): RecordedResponse {
   const headers = keptHeaders(exchange.responseHeaders);
-  if (exchange.status >= 400) return { error: { kind: 'http', status: exchange.status, headers, body: exchange.responseBody } };
+  if (exchange.status >= 400)
+    return { error: { kind: 'http', status: exchange.status, headers, body: exchange.responseBody } };
   if (!(exchange.responseHeaders['content-type'] ?? '').includes('text/event-stream')) {
     return { status: exchange.status, headers, body: exchange.responseBody };
   }

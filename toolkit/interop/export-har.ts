@@ -99,5 +99,11 @@ export function toHar(plan: ExportPlan, recordedAt: string): HarLog {
     };
   });
   // Polly's persisters refuse a HAR whose creator is not Polly itself; the comment says who wrote it.
-  return { log: { version: '1.2', creator: { name: 'Polly.JS', version: '6.0.6', comment: `written by ${recorderName()} (nestcast export)` }, entries } };
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'Polly.JS', version: '6.0.6', comment: `written by ${recorderName()} (nestcast export)` },
+      entries,
+    },
+  };
 }

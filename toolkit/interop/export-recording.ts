@@ -38,9 +38,16 @@ export async function exportRecording(dir: string, options: ExportOptions): Prom
   const text = `${JSON.stringify(document, null, 2)}\n`;
   const hit = findSecret([{ where: options.file, text }], knownSecrets(options.secrets ?? []));
   if (hit) {
-    throw new CassetteError('SECRET_IN_RECORDING', `Refusing to export: ${hit.secret} appears in what would be written to ${hit.where}. Nothing was written.`);
+    throw new CassetteError(
+      'SECRET_IN_RECORDING',
+      `Refusing to export: ${hit.secret} appears in what would be written to ${hit.where}. Nothing was written.`,
+    );
   }
   await mkdir(dirname(options.file), { recursive: true });
   await writeFileAtomically(options.file, text, { replace: true });
-  return { exported: plan.calls.length, leftOut: plan.leftOut, limits: options.to === 'nock' ? NOCK_LIMITS : HAR_LIMITS };
+  return {
+    exported: plan.calls.length,
+    leftOut: plan.leftOut,
+    limits: options.to === 'nock' ? NOCK_LIMITS : HAR_LIMITS,
+  };
 }

@@ -26,7 +26,10 @@ export interface ExportPlan {
 export const DEFAULT_EXPORT_BASE_URL = 'https://api.deepseek.com';
 
 /** The calls of a cassette in a possible order, each at `<base URL>/chat/completions`. */
-export function planExport(cassette: Cassette, baseUrl = cassette.provenance.baseUrl ?? DEFAULT_EXPORT_BASE_URL): ExportPlan {
+export function planExport(
+  cassette: Cassette,
+  baseUrl = cassette.provenance.baseUrl ?? DEFAULT_EXPORT_BASE_URL,
+): ExportPlan {
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const url = new URL('chat/completions', base);
   const calls: ExportedCall[] = [];

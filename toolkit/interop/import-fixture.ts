@@ -46,15 +46,24 @@ export interface ImportResult {
 export async function importFixture(file: string, options: ImportOptions): Promise<ImportResult> {
   const exchanges = readExchanges(await readJson(file), options.from, file);
   const chats = exchanges.filter(isChatCompletion);
-  const skipped = exchanges.filter((exchange) => !isChatCompletion(exchange)).map(({ index, method, url }) => ({ index, method, url }));
+  const skipped = exchanges
+    .filter((exchange) => !isChatCompletion(exchange))
+    .map(({ index, method, url }) => ({ index, method, url }));
   if (chats.length === 0) {
-    throw new InteropError('IMPORT_EMPTY', `${file}: no POST …/chat/completions request among its ${exchanges.length} entries; nothing to import.`);
+    throw new InteropError(
+      'IMPORT_EMPTY',
+      `${file}: no POST …/chat/completions request among its ${exchanges.length} entries; nothing to import.`,
+    );
   }
   const calls = chats.map(exchangeToCall);
   const { lineages, ambiguities } = threadCalls(
     chats.map((exchange, i) => {
       const lineage = exchange.requestHeaders[LINEAGE_HEADER];
-      return { request: exchange.requestBody, response: (calls[i] as CassetteCall).response, ...(lineage ? { explicitLineage: lineage } : {}) };
+      return {
+        request: exchange.requestBody,
+        response: (calls[i] as CassetteCall).response,
+        ...(lineage ? { explicitLineage: lineage } : {}),
+      };
     }),
   );
   const bySession: Record<string, CassetteCall[]> = {};
@@ -71,10 +80,17 @@ export async function importFixture(file: string, options: ImportOptions): Promi
       recorder: recorderName(),
     },
     calls: bySession,
-    ...(ambiguities.length === 0 ? {} : { ambiguities: ambiguities.map(({ lineage, candidates }) => ({ lineage, candidates })) }),
+    ...(ambiguities.length === 0
+      ? {}
+      : { ambiguities: ambiguities.map(({ lineage, candidates }) => ({ lineage, candidates })) }),
   };
   const save = await saveCassette(options.to, cassette, { secrets: secretsOf(chats, options.secrets ?? []) });
-  return { sessions: Object.fromEntries(Object.entries(bySession).map(([lineage, list]) => [lineage, list.length])), skipped, ambiguities, save };
+  return {
+    sessions: Object.fromEntries(Object.entries(bySession).map(([lineage, list]) => [lineage, list.length])),
+    skipped,
+    ambiguities,
+    save,
+  };
 }
 
 function readExchanges(parsed: unknown, from: FixtureFormat, file: string): HttpExchange[] {

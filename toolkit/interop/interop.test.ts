@@ -29,12 +29,21 @@ const KEY = 'sk-interop-4f7c2a9b1e';
 /** A parent that delegates once: main asks a tool, its child answers, main finishes. */
 const script = {
   lineages: {
-    main: [{ text: 'Let me ask.', toolCalls: [{ id: 'call_poet', name: 'ask_poet', args: { topic: 'rain' } }] }, { text: 'The poet says: wet.' }],
+    main: [
+      { text: 'Let me ask.', toolCalls: [{ id: 'call_poet', name: 'ask_poet', args: { topic: 'rain' } }] },
+      { text: 'The poet says: wet.' },
+    ],
     'main/call_poet': [{ reasoning: 'Short.', text: 'Rain falls, wet.' }],
   },
 };
 
-const tools = [{ name: 'ask_poet', description: 'Ask the poet', parameters: { type: 'object', properties: { topic: { type: 'string' } } } }];
+const tools = [
+  {
+    name: 'ask_poet',
+    description: 'Ask the poet',
+    parameters: { type: 'object', properties: { topic: { type: 'string' } } },
+  },
+];
 
 /** The conversation, call by call, as the harness would make it: [lineage, request]. */
 const conversation: readonly (readonly [string, LlmRequest])[] = [
@@ -47,7 +56,11 @@ const conversation: readonly (readonly [string, LlmRequest])[] = [
       tools,
       messages: [
         { role: 'user', content: 'Ask the poet about rain.' },
-        { role: 'assistant', content: 'Let me ask.', toolCalls: [{ id: 'call_poet', name: 'ask_poet', arguments: '{"topic":"rain"}' }] },
+        {
+          role: 'assistant',
+          content: 'Let me ask.',
+          toolCalls: [{ id: 'call_poet', name: 'ask_poet', arguments: '{"topic":"rain"}' }],
+        },
         { role: 'tool', toolCallId: 'call_poet', content: 'Rain falls, wet.' },
       ],
     },
@@ -67,12 +80,18 @@ async function runConversation(adapter: LlmAdapter): Promise<LlmEvent[][]> {
 function cli(cwd: string): { io: CliIo; out: () => string; err: () => string } {
   let out = '';
   let err = '';
-  return { io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: {}, cwd, color: false }, out: () => out, err: () => err };
+  return {
+    io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env: {}, cwd, color: false },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 async function replayedEvents(dir: string, baseUrl: string): Promise<LlmEvent[][]> {
   const replaying = createReplayingFetch(await loadCassette(dir));
-  const events = await runConversation(createOpenAICompatibleAdapter({ baseUrl, fetch: replaying, model: 'deepseek-v4-flash' }));
+  const events = await runConversation(
+    createOpenAICompatibleAdapter({ baseUrl, fetch: replaying, model: 'deepseek-v4-flash' }),
+  );
   replaying.assertConsumed();
   return events;
 }
@@ -83,10 +102,20 @@ async function allText(dir: string): Promise<string> {
 }
 
 /** The conversation against a fresh model server (each serves a script once), through `fetch` (default: the global one, as interceptors patch it). */
-async function talkToModelServer(fetch?: typeof globalThis.fetch, scripts: Parameters<typeof startModelServer>[0]['scripts'] = script): Promise<LlmEvent[][]> {
+async function talkToModelServer(
+  fetch?: typeof globalThis.fetch,
+  scripts: Parameters<typeof startModelServer>[0]['scripts'] = script,
+): Promise<LlmEvent[][]> {
   const server: ModelServer = await startModelServer({ scripts, eventDelay: 0 });
   try {
-    return await runConversation(createOpenAICompatibleAdapter({ baseUrl: server.url, apiKey: KEY, model: 'deepseek-v4-flash', ...(fetch ? { fetch } : {}) }));
+    return await runConversation(
+      createOpenAICompatibleAdapter({
+        baseUrl: server.url,
+        apiKey: KEY,
+        model: 'deepseek-v4-flash',
+        ...(fetch ? { fetch } : {}),
+      }),
+    );
   } finally {
     await server.close();
   }
@@ -123,7 +152,10 @@ describe('nestcast import', () => {
     const { io, out } = cli(root);
     expect(await main(['import', fixture, '--from', 'nock', '--to', to], io)).toBe(0);
     expect(out()).toContain('imported 3 model calls');
-    const meta = JSON.parse(await readFile(join(to, 'meta.json'), 'utf8')) as { provenance: { importedFrom: string }; lineages: string[] };
+    const meta = JSON.parse(await readFile(join(to, 'meta.json'), 'utf8')) as {
+      provenance: { importedFrom: string };
+      lineages: string[];
+    };
     expect(meta.provenance.importedFrom).toBe('nock');
     expect(meta.lineages).toEqual(['main', 'main/call_poet']);
     // nock kept the authorization header; the cassette must not.
@@ -184,14 +216,24 @@ describe('nestcast import', () => {
       request: { method, url, headers: [], postData: { text: body } },
       response: { status: 200, headers: [{ name: 'content-type', value: contentType }], content: { text } },
     });
-    const completion = JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
+    const completion = JSON.stringify({
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+    });
     await writeFile(
       fixture,
       JSON.stringify({
         log: {
           entries: [
             entry('GET', 'https://api.example.com/v1/models', '', 'application/json', '{"data":[]}'),
-            entry('POST', 'https://api.example.com/v1/chat/completions', '{"model":"m","messages":[{"role":"user","content":"hi"}]}', 'application/json', completion),
+            entry(
+              'POST',
+              'https://api.example.com/v1/chat/completions',
+              '{"model":"m","messages":[{"role":"user","content":"hi"}]}',
+              'application/json',
+              completion,
+            ),
           ],
         },
       }),
@@ -201,26 +243,43 @@ describe('nestcast import', () => {
     expect(await main(['import', fixture, '--from', 'har', '--to', to], io)).toBe(0);
     expect(out()).toContain('#0 GET https://api.example.com/v1/models');
     const cassette = await loadCassette(to);
-    expect(cassette.calls['main']?.[0]?.response).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, body: completion });
+    expect(cassette.calls['main']?.[0]?.response).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: completion,
+    });
   });
 
   test.each([
     ['nock', '{"scope":"x"}', 'IMPORT_INVALID', 'a nock fixture is a JSON array'],
-    ['nock', '[{"scope":"http://a.test","path":"/v1/chat/completions","status":"ok"}]', 'IMPORT_INVALID', 'definition 0: /status must be integer'],
-    ['har', '{"log":{"entries":[{"request":{"method":"POST","url":"https://a.test/v1/chat/completions","headers":[]},"response":{"status":200,"headers":[]}}]}}', 'IMPORT_INVALID', "entry 0: /response must have required property 'content'"],
+    [
+      'nock',
+      '[{"scope":"http://a.test","path":"/v1/chat/completions","status":"ok"}]',
+      'IMPORT_INVALID',
+      'definition 0: /status must be integer',
+    ],
+    [
+      'har',
+      '{"log":{"entries":[{"request":{"method":"POST","url":"https://a.test/v1/chat/completions","headers":[]},"response":{"status":200,"headers":[]}}]}}',
+      'IMPORT_INVALID',
+      "entry 0: /response must have required property 'content'",
+    ],
     ['polly', '{"log":{}}', 'IMPORT_INVALID', '/log/entries is missing'],
     ['har', 'not json', 'IMPORT_INVALID', 'not JSON'],
     ['har', '{"log":{"entries":[]}}', 'IMPORT_EMPTY', 'no POST …/chat/completions request'],
-  ])('a bad %s fixture (%s) is %s naming the entry and field, and nothing is written', async (from, text, code, words) => {
-    const fixture = join(root, `bad-${Math.random().toString(36).slice(2)}.json`);
-    await writeFile(fixture, text);
-    const to = join(root, `never-${Math.random().toString(36).slice(2)}`);
-    const { io, err } = cli(root);
-    expect(await main(['import', fixture, '--from', from, '--to', to], io)).toBe(1);
-    expect(err()).toContain(`${code}: `);
-    expect(err()).toContain(words);
-    await expect(listFiles(to)).rejects.toMatchObject({ code: 'ENOENT' });
-  });
+  ])(
+    'a bad %s fixture (%s) is %s naming the entry and field, and nothing is written',
+    async (from, text, code, words) => {
+      const fixture = join(root, `bad-${Math.random().toString(36).slice(2)}.json`);
+      await writeFile(fixture, text);
+      const to = join(root, `never-${Math.random().toString(36).slice(2)}`);
+      const { io, err } = cli(root);
+      expect(await main(['import', fixture, '--from', from, '--to', to], io)).toBe(1);
+      expect(err()).toContain(`${code}: `);
+      expect(err()).toContain(words);
+      await expect(listFiles(to)).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+  );
 
   test('a fixture whose model answer holds the credential it was recorded with is refused whole', async () => {
     const leaked = { ...script, lineages: { ...script.lineages, 'main/call_poet': [{ text: `my key is ${KEY}` }] } };
@@ -293,7 +352,9 @@ describe('nestcast export', () => {
     expect(await main(['export', dir, '--to', 'har', file, '--base-url', 'http://exported.invalid/v1'], io)).toBe(0);
     expect(validateHar(JSON.parse(await readFile(file, 'utf8')))).toEqual([]);
     try {
-      expect(await sdkResults((input, init) => context.fetch(input, init), 'http://exported.invalid/v1')).toEqual(expected);
+      expect(await sdkResults((input, init) => context.fetch(input, init), 'http://exported.invalid/v1')).toEqual(
+        expected,
+      );
     } finally {
       await polly.stop();
     }
@@ -301,11 +362,18 @@ describe('nestcast export', () => {
 
   test('calls a flat fixture cannot hold are left out and named', async () => {
     const dir = join(root, 'with-network-failure');
-    const failing = await startModelServer({ scripts: { lineages: { main: [{ networkError: 'reset-before-response' as const }] } }, eventDelay: 0 });
+    const failing = await startModelServer({
+      scripts: { lineages: { main: [{ networkError: 'reset-before-response' as const }] } },
+      eventDelay: 0,
+    });
     try {
       const { createRecordingFetch } = await import('../record/recording-fetch.js');
       const recording = createRecordingFetch();
-      await expect(runConversation(createOpenAICompatibleAdapter({ baseUrl: failing.url, fetch: recording, model: 'deepseek-v4-flash' }))).rejects.toThrow();
+      await expect(
+        runConversation(
+          createOpenAICompatibleAdapter({ baseUrl: failing.url, fetch: recording, model: 'deepseek-v4-flash' }),
+        ),
+      ).rejects.toThrow();
       await recording.save(dir);
     } finally {
       await failing.close();
@@ -317,18 +385,27 @@ describe('nestcast export', () => {
 });
 
 /** What the openai SDK makes of the conversation's calls through `fetch`. */
-async function sdkResults(fetch: typeof globalThis.fetch, baseURL: string, options: { header: boolean } = { header: true }): Promise<string[]> {
+async function sdkResults(
+  fetch: typeof globalThis.fetch,
+  baseURL: string,
+  options: { header: boolean } = { header: true },
+): Promise<string[]> {
   const client = new OpenAI({ apiKey: 'unused', baseURL, fetch, maxRetries: 0 });
   const texts: string[] = [];
   for (const [lineage, request] of conversation) {
-    const messages = [{ role: 'system' as const, content: request.system ?? '' }, ...request.messages.map(openaiMessage)];
+    const messages = [
+      { role: 'system' as const, content: request.system ?? '' },
+      ...request.messages.map(openaiMessage),
+    ];
     const stream = await client.chat.completions.create(
       {
         model: 'deepseek-v4-flash',
         messages,
         stream: true,
         stream_options: { include_usage: true },
-        ...(request.tools ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) } : {}),
+        ...(request.tools
+          ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: tool })) }
+          : {}),
       },
       options.header ? { headers: { 'x-session-lineage': lineage } } : {},
     );
@@ -345,7 +422,15 @@ function openaiMessage(message: LlmRequest['messages'][number]): OpenAI.ChatComp
   return {
     role: 'assistant',
     content: message.content,
-    ...(message.toolCalls ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+    ...(message.toolCalls
+      ? {
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
   };
 }
 

@@ -24,7 +24,11 @@ interface HarEntry {
 
 const headers = {
   type: 'array',
-  items: { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' } } },
+  items: {
+    type: 'object',
+    required: ['name', 'value'],
+    properties: { name: { type: 'string' }, value: { type: 'string' } },
+  },
 } as const;
 
 /** The fields an import reads; the rest of HAR 1.2 (timings, cookies, cache) is allowed and ignored. */
@@ -63,11 +67,18 @@ const checkEntry = compileChecker<HarEntry>(entrySchema);
 export function readHar(parsed: unknown, file: string): HttpExchange[] {
   const entries = (parsed as { log?: { entries?: unknown } } | null)?.log?.entries;
   if (!Array.isArray(entries)) {
-    throw new InteropError('IMPORT_INVALID', `${file}: a HAR file is an object with log.entries (an array); /log/entries is missing.`);
+    throw new InteropError(
+      'IMPORT_INVALID',
+      `${file}: a HAR file is an object with log.entries (an array); /log/entries is missing.`,
+    );
   }
   return entries.map((entry: unknown, index) => {
     const checked = checkEntry(entry);
-    if (!checked.ok) throw new InteropError('IMPORT_INVALID', `${file}: entry ${index}: ${checked.problem}. Fix that entry or remove it from the file.`);
+    if (!checked.ok)
+      throw new InteropError(
+        'IMPORT_INVALID',
+        `${file}: entry ${index}: ${checked.problem}. Fix that entry or remove it from the file.`,
+      );
     return exchangeOf(checked.value, index, file);
   });
 }
@@ -77,11 +88,18 @@ function exchangeOf(entry: HarEntry, index: number, file: string): HttpExchange 
   try {
     new URL(request.url);
   } catch (cause) {
-    throw new InteropError('IMPORT_INVALID', `${file}: entry ${index}: /request/url ${JSON.stringify(request.url)} is not an absolute URL.`, { cause });
+    throw new InteropError(
+      'IMPORT_INVALID',
+      `${file}: entry ${index}: /request/url ${JSON.stringify(request.url)} is not an absolute URL.`,
+      { cause },
+    );
   }
   const { text = '', encoding } = response.content;
   if (encoding !== undefined && encoding !== 'base64') {
-    throw new InteropError('IMPORT_INVALID', `${file}: entry ${index}: /response/content/encoding "${encoding}" is not supported (HAR allows base64 only).`);
+    throw new InteropError(
+      'IMPORT_INVALID',
+      `${file}: entry ${index}: /response/content/encoding "${encoding}" is not supported (HAR allows base64 only).`,
+    );
   }
   return {
     index,

@@ -37,7 +37,10 @@ const definitionSchema: JsonSchema = {
     headers: headerMap,
     reqheaders: headerMap,
     responseIsBinary: { type: 'boolean' },
-    _nestcast: { type: 'object', properties: { lineage: { type: 'string', minLength: 1 }, request: { type: 'string' } } },
+    _nestcast: {
+      type: 'object',
+      properties: { lineage: { type: 'string', minLength: 1 }, request: { type: 'string' } },
+    },
   },
 };
 
@@ -46,11 +49,18 @@ const checkDefinition = compileChecker<NockDefinition>(definitionSchema);
 /** The exchanges of a nock fixture: a JSON array of definitions that `nock.define()` accepts. */
 export function readNockFixture(parsed: unknown, file: string): HttpExchange[] {
   if (!Array.isArray(parsed)) {
-    throw new InteropError('IMPORT_INVALID', `${file}: a nock fixture is a JSON array of definitions (what nock.recorder.play() returns with output_objects, or a nock.back file); this is ${describeJson(parsed)}.`);
+    throw new InteropError(
+      'IMPORT_INVALID',
+      `${file}: a nock fixture is a JSON array of definitions (what nock.recorder.play() returns with output_objects, or a nock.back file); this is ${describeJson(parsed)}.`,
+    );
   }
   return parsed.map((entry: unknown, index) => {
     const checked = checkDefinition(entry);
-    if (!checked.ok) throw new InteropError('IMPORT_INVALID', `${file}: definition ${index}: ${checked.problem}. Fix that entry or remove it from the fixture.`);
+    if (!checked.ok)
+      throw new InteropError(
+        'IMPORT_INVALID',
+        `${file}: definition ${index}: ${checked.problem}. Fix that entry or remove it from the fixture.`,
+      );
     return exchangeOf(checked.value, index, file);
   });
 }
@@ -60,13 +70,20 @@ function exchangeOf(definition: NockDefinition, index: number, file: string): Ht
   try {
     url = new URL(`${new URL(definition.scope).origin}${definition.path}`).href;
   } catch (cause) {
-    throw new InteropError('IMPORT_INVALID', `${file}: definition ${index}: /scope ${JSON.stringify(definition.scope)} with /path ${JSON.stringify(definition.path)} is not a URL.`, { cause });
+    throw new InteropError(
+      'IMPORT_INVALID',
+      `${file}: definition ${index}: /scope ${JSON.stringify(definition.scope)} with /path ${JSON.stringify(definition.path)} is not a URL.`,
+      { cause },
+    );
   }
   return {
     index,
     method: (definition.method ?? 'GET').toUpperCase(),
     url,
-    requestHeaders: { ...headersOf(definition.reqheaders), ...(definition._nestcast?.lineage ? { [LINEAGE_HEADER]: definition._nestcast.lineage } : {}) },
+    requestHeaders: {
+      ...headersOf(definition.reqheaders),
+      ...(definition._nestcast?.lineage ? { [LINEAGE_HEADER]: definition._nestcast.lineage } : {}),
+    },
     requestBody: definition.body === undefined ? (definition._nestcast?.request ?? '') : bodyText(definition.body),
     status: definition.status ?? 200,
     responseHeaders: headersOf(definition.rawHeaders ?? definition.headers),
@@ -84,7 +101,10 @@ function responseText(definition: NockDefinition, index: number, file: string): 
   const { response } = definition;
   if (definition.responseIsBinary === true) {
     if (typeof response !== 'string' || !/^(?:[0-9a-f]{2})*$/i.test(response)) {
-      throw new InteropError('IMPORT_INVALID', `${file}: definition ${index}: /response must be hex text when responseIsBinary is true.`);
+      throw new InteropError(
+        'IMPORT_INVALID',
+        `${file}: definition ${index}: /response must be hex text when responseIsBinary is true.`,
+      );
     }
     return Buffer.from(response, 'hex').toString('utf8');
   }
@@ -105,7 +125,8 @@ function headersOf(headers: NockDefinition['rawHeaders']): Record<string, string
     for (let i = 0; i + 1 < headers.length; i += 2) result[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
     return result;
   }
-  for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  for (const [name, value] of Object.entries(headers))
+    result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   return result;
 }
 

@@ -10,7 +10,10 @@ import { importFixture } from './import-fixture.js';
 
 /** A response as a flat fixture keeps it: every delay is 0. */
 function withoutTiming(call: CassetteCall): CassetteCall {
-  const response: RecordedResponse = 'events' in call.response ? { ...call.response, events: call.response.events.map((event) => ({ ...event, delay: 0 })) } : call.response;
+  const response: RecordedResponse =
+    'events' in call.response
+      ? { ...call.response, events: call.response.events.map((event) => ({ ...event, delay: 0 })) }
+      : call.response;
   return { request: call.request, response };
 }
 
@@ -38,7 +41,15 @@ describe('our own recordings through nock and back', async () => {
       // Calls nock cannot hold (a cancelled or dropped stream) are left out, and named.
       const kept = Object.fromEntries(
         Object.entries(original.calls)
-          .map(([lineage, calls]) => [lineage, calls.filter((_, i) => !exported.leftOut.some((left) => left.lineage === lineage && left.call === i + 1)).map(withoutTiming)] as const)
+          .map(
+            ([lineage, calls]) =>
+              [
+                lineage,
+                calls
+                  .filter((_, i) => !exported.leftOut.some((left) => left.lineage === lineage && left.call === i + 1))
+                  .map(withoutTiming),
+              ] as const,
+          )
           .filter(([, calls]) => calls.length > 0),
       );
       expect(imported.calls).toEqual(kept);

@@ -24,14 +24,32 @@ export function wireExchange(call: CassetteCall): WireExchange | { readonly unsu
   if ('error' in response) {
     const failure = response.error;
     if (failure.kind !== 'http') return { unsupported: `a ${failure.kind} failure has no HTTP answer to replay` };
-    return { requestBody: bodyOf(call, false), status: failure.status, headers: withType(failure.headers, 'application/json'), responseBody: failure.body, duration: 0 };
+    return {
+      requestBody: bodyOf(call, false),
+      status: failure.status,
+      headers: withType(failure.headers, 'application/json'),
+      responseBody: failure.body,
+      duration: 0,
+    };
   }
   if ('events' in response) {
     const text = response.events.map(formatSseEvent).join('') + (response.done ? DONE_FRAME : '');
     const duration = response.events.reduce((sum, event) => sum + event.delay, 0);
-    return { requestBody: bodyOf(call, true), status: response.status, headers: withType(response.headers, 'text/event-stream'), responseBody: text, duration };
+    return {
+      requestBody: bodyOf(call, true),
+      status: response.status,
+      headers: withType(response.headers, 'text/event-stream'),
+      responseBody: text,
+      duration,
+    };
   }
-  return { requestBody: bodyOf(call, false), status: response.status, headers: withType(response.headers, 'application/json'), responseBody: response.body, duration: 0 };
+  return {
+    requestBody: bodyOf(call, false),
+    status: response.status,
+    headers: withType(response.headers, 'application/json'),
+    responseBody: response.body,
+    duration: 0,
+  };
 }
 
 function withType(headers: Readonly<Record<string, string>>, fallback: string): Record<string, string> {

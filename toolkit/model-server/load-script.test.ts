@@ -22,12 +22,18 @@ describe('a script file for the model server', () => {
   test('that breaks the format is SCRIPT_INVALID naming the file and the field, before any server starts', async () => {
     const file = join(dir, 'script.json');
     await writeFile(file, JSON.stringify({ lineages: { main: [{ txet: 'hi' }] } }));
-    await expect(loadScript(file)).rejects.toMatchObject({ code: 'SCRIPT_INVALID', message: expect.stringContaining(`Invalid authored script ${file}: /lineages/main/0`) });
+    await expect(loadScript(file)).rejects.toMatchObject({
+      code: 'SCRIPT_INVALID',
+      message: expect.stringContaining(`Invalid authored script ${file}: /lineages/main/0`),
+    });
   });
 
   test('that is not JSON is SCRIPT_INVALID naming the file', async () => {
     const file = join(dir, 'script.json');
     await writeFile(file, '{"lineages": ');
-    await expect(loadScript(file)).rejects.toMatchObject({ code: 'SCRIPT_INVALID', message: expect.stringContaining(`The script ${file} is not valid JSON`) });
+    await expect(loadScript(file)).rejects.toMatchObject({
+      code: 'SCRIPT_INVALID',
+      message: expect.stringContaining(`The script ${file} is not valid JSON`),
+    });
   });
 });

@@ -13,13 +13,17 @@ export async function loadScript(file: string, cwd: string = process.cwd()): Pro
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      throw new CassetteError('SCRIPT_INVALID', `Cannot read the script ${path}: ${(error as Error).message}`, { cause: error });
+      throw new CassetteError('SCRIPT_INVALID', `Cannot read the script ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new CassetteError('SCRIPT_INVALID', `The script ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+      throw new CassetteError('SCRIPT_INVALID', `The script ${path} is not valid JSON: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     return validScript(value, path);
   }
@@ -27,10 +31,18 @@ export async function loadScript(file: string, cwd: string = process.cwd()): Pro
   try {
     module = (await import(pathToFileURL(path).href)) as typeof module;
   } catch (error) {
-    const hint = path.endsWith('.ts') ? ' A .ts script needs a TypeScript-aware runtime (run nestcast through tsx), or use .json.' : '';
-    throw new CassetteError('SCRIPT_INVALID', `Cannot load the script ${path}: ${(error as Error).message}.${hint}`, { cause: error });
+    const hint = path.endsWith('.ts')
+      ? ' A .ts script needs a TypeScript-aware runtime (run nestcast through tsx), or use .json.'
+      : '';
+    throw new CassetteError('SCRIPT_INVALID', `Cannot load the script ${path}: ${(error as Error).message}.${hint}`, {
+      cause: error,
+    });
   }
   const script = module.default ?? module.script;
-  if (script === undefined) throw new CassetteError('SCRIPT_INVALID', `The script module ${path} has no default export and no \`script\` export.`);
+  if (script === undefined)
+    throw new CassetteError(
+      'SCRIPT_INVALID',
+      `The script module ${path} has no default export and no \`script\` export.`,
+    );
   return validScript(script, path);
 }

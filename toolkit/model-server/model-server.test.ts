@@ -17,14 +17,23 @@ const script: AuthoredScript = {
   model: 'scripted',
   lineages: {
     main: [
-      { reasoning: 'Need the weather.', text: 'Checking.', toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }] },
+      {
+        reasoning: 'Need the weather.',
+        text: 'Checking.',
+        toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }],
+      },
       { text: 'Sunny in Paris.' },
     ],
     'main/call_x': [{ text: 'child answer' }, { networkError: 'reset-mid-stream', text: 'cut off' }],
   },
 };
 
-const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+const tools = [
+  {
+    type: 'function' as const,
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  },
+];
 
 let server: ModelServer | undefined;
 let dir: string;
@@ -41,7 +50,13 @@ afterEach(async () => {
 async function toolExchange(client: OpenAI): Promise<ChatCompletionChunk[]> {
   const seen: ChatCompletionChunk[] = [];
   const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
-  const first = await client.chat.completions.create({ model: 'scripted', messages, tools, stream: true, stream_options: { include_usage: true } });
+  const first = await client.chat.completions.create({
+    model: 'scripted',
+    messages,
+    tools,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   let args = '';
   let id = '';
   for await (const chunk of first) {
@@ -50,9 +65,19 @@ async function toolExchange(client: OpenAI): Promise<ChatCompletionChunk[]> {
     id ||= call?.id ?? '';
     args += call?.function?.arguments ?? '';
   }
-  messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: args } }] });
+  messages.push({
+    role: 'assistant',
+    content: '',
+    tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: args } }],
+  });
   messages.push({ role: 'tool', tool_call_id: id, content: '{"sky":"clear"}' });
-  const second = await client.chat.completions.create({ model: 'scripted', messages, tools, stream: true, stream_options: { include_usage: true } });
+  const second = await client.chat.completions.create({
+    model: 'scripted',
+    messages,
+    tools,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   for await (const chunk of second) seen.push(chunk);
   return seen;
 }
@@ -66,7 +91,12 @@ describe('model server with the official openai SDK', () => {
     await recording.save(dir);
 
     const replay = createReplayingFetch(await loadCassette(dir));
-    const offline = new OpenAI({ apiKey: 'sk-not-real-0000', baseURL: 'http://127.0.0.1:1', fetch: replay, maxRetries: 0 });
+    const offline = new OpenAI({
+      apiKey: 'sk-not-real-0000',
+      baseURL: 'http://127.0.0.1:1',
+      fetch: replay,
+      maxRetries: 0,
+    });
     const replayed = await withLineage('main', () => toolExchange(offline));
 
     expect(replayed).toEqual(recorded);
@@ -80,7 +110,9 @@ describe('model server with the official openai SDK', () => {
     const recordOnce = async (): Promise<Record<string, string>> => {
       server = await startModelServer({ scripts: script });
       const recording = createRecordingFetch();
-      await withLineage('main', () => toolExchange(new OpenAI({ apiKey: 'sk-not-real-1111', baseURL: server!.url, fetch: recording, maxRetries: 0 })));
+      await withLineage('main', () =>
+        toolExchange(new OpenAI({ apiKey: 'sk-not-real-1111', baseURL: server!.url, fetch: recording, maxRetries: 0 })),
+      );
       await recording.save(dir);
       await server.close();
       const files: Record<string, string> = {};
@@ -113,7 +145,9 @@ describe('model server over HTTP', () => {
     server = await startModelServer({ scripts: script });
     const response = await fetch(`${server.url}/chat/completions`, post('main/call_y'));
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('Recorded sessions: main, main/call_x.');
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      'Recorded sessions: main, main/call_x.',
+    );
   });
 
   test('a session past its last scripted turn gets 409', async () => {
@@ -139,7 +173,9 @@ describe('model server over HTTP', () => {
     server = await startModelServer({ scripts: { lineages: { main: [{ text: 'one' }] } } });
     await (await fetch(`${server.url}/chat/completions`, post())).text();
     await (await fetch(`${server.url}/chat/completions`, { ...post('main/call_x'), body: 'not json' })).text();
-    await (await fetch(`${server.url}/chat/completions`, { ...post(), body: '{"model":"second","messages":[]}' })).text();
+    await (
+      await fetch(`${server.url}/chat/completions`, { ...post(), body: '{"model":"second","messages":[]}' })
+    ).text();
     expect(server.requests('main')).toEqual([
       { model: 'scripted', messages: [], stream: true },
       { model: 'second', messages: [] },
@@ -166,9 +202,13 @@ describe('model server over HTTP', () => {
 
   test('adding an invalid turn is SCRIPT_INVALID, and adding to a session already refused a call says it is too late', async () => {
     server = await startModelServer({ scripts: { lineages: {} } });
-    expect(() => server!.add('main', { text: 1 } as never)).toThrow(expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('/lineages/main/0') }));
+    expect(() => server!.add('main', { text: 1 } as never)).toThrow(
+      expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('/lineages/main/0') }),
+    );
     expect((await fetch(`${server.url}/chat/completions`, post())).status).toBe(404);
-    expect(() => server!.add('main', { text: 'late' })).toThrow(expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('already refused') }));
+    expect(() => server!.add('main', { text: 'late' })).toThrow(
+      expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('already refused') }),
+    );
   });
 
   test('anything but POST …/chat/completions is a 404', async () => {
@@ -190,13 +230,22 @@ describe('nestcast model-server', () => {
 
   test('--help prints the usage and starts nothing', async () => {
     const printed: string[] = [];
-    const io = { stdout: (text: string) => void printed.push(text), stderr: (text: string) => void printed.push(text), env: {}, cwd: dir, color: false };
+    const io = {
+      stdout: (text: string) => void printed.push(text),
+      stderr: (text: string) => void printed.push(text),
+      env: {},
+      cwd: dir,
+      color: false,
+    };
     expect(await main(['model-server', '--help'], io)).toBe(0);
     expect(printed.join('')).toContain('Usage: nestcast model-server --script <file.json|file.ts>');
   });
 
   test('a missing --script is a usage error, and an invalid script is SCRIPT_INVALID', async () => {
-    await expect(startModelServerFrom([], () => undefined, dir)).rejects.toMatchObject({ name: 'UsageError', message: '--script <file> is required' });
+    await expect(startModelServerFrom([], () => undefined, dir)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: '--script <file> is required',
+    });
     await writeFile(join(dir, 'bad.json'), '{"lineages":{"main":[{"text":1}]}}');
     await expect(startModelServerFrom(['--script', 'bad.json'], () => undefined, dir)).rejects.toMatchObject({
       code: 'SCRIPT_INVALID',

@@ -78,7 +78,12 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]?.endsWith('/chat/completions')) {
-      return sendError(res, 404, `nestcast model-server answers POST <base URL>/chat/completions only, not ${req.method} ${req.url}`, 'not_found');
+      return sendError(
+        res,
+        404,
+        `nestcast model-server answers POST <base URL>/chat/completions only, not ${req.method} ${req.url}`,
+        'not_found',
+      );
     }
     const gone = new AbortController();
     res.once('close', () => gone.abort());
@@ -127,8 +132,12 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       }
       const all = [...(turns.get(lineage) ?? []), ...more];
       // The whole session is compiled again so chunk ids and default tool-call ids run on from its earlier turns.
-      const script: AuthoredScript = { ...(options.scripts.model === undefined ? {} : { model: options.scripts.model }), lineages: { [lineage]: all } };
-      calls[lineage] = compileScript(script, { eventDelay, source: `(turns added to session "${lineage}")` }).calls[lineage] ?? [];
+      const script: AuthoredScript = {
+        ...(options.scripts.model === undefined ? {} : { model: options.scripts.model }),
+        lineages: { [lineage]: all },
+      };
+      calls[lineage] =
+        compileScript(script, { eventDelay, source: `(turns added to session "${lineage}")` }).calls[lineage] ?? [];
       turns.set(lineage, all);
     },
     close,

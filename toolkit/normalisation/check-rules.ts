@@ -20,7 +20,10 @@ export function checkRules(rules: unknown, where: string): readonly Normalisatio
         throw invalid(where, `rule ${index + 1}: ${(cause as Error).message}`, cause);
       }
     } else if (parsePath(rule.drop) === undefined) {
-      throw invalid(where, `rule ${index + 1}: "${rule.drop}" is not a path like metadata.thread_id or messages[*].content[0].id`);
+      throw invalid(
+        where,
+        `rule ${index + 1}: "${rule.drop}" is not a path like metadata.thread_id or messages[*].content[0].id`,
+      );
     }
   });
   return shape.value;

@@ -28,14 +28,32 @@ describe('normalisation rules', () => {
   });
 
   test('the hook runs after the declarative rules, and the result is canonical', () => {
-    const normaliser = createNormaliser({ rules: [{ drop: 'user' }], hook: (request) => ({ z: 1, ...request, seed: 0 }) });
+    const normaliser = createNormaliser({
+      rules: [{ drop: 'user' }],
+      hook: (request) => ({ z: 1, ...request, seed: 0 }),
+    });
     expect(JSON.stringify(normaliser.apply({ user: 'u-1', model: 'm' }))).toBe('{"model":"m","seed":0,"z":1}');
   });
 
   test('replay applies the cassette rules and a hook from options to live and recorded requests alike', async () => {
-    const cassette = { ...sampleCassette(), normalise: [{ replace: 'at \\d\\d:\\d\\d', with: 'at <time>' }], calls: { main: [{ request: chatRequest([{ role: 'user', content: 'wake me at 07:30' }], { user: 'abc' }), response: textStream(['ok']) }] } };
+    const cassette = {
+      ...sampleCassette(),
+      normalise: [{ replace: 'at \\d\\d:\\d\\d', with: 'at <time>' }],
+      calls: {
+        main: [
+          {
+            request: chatRequest([{ role: 'user', content: 'wake me at 07:30' }], { user: 'abc' }),
+            response: textStream(['ok']),
+          },
+        ],
+      },
+    };
     const fetch = createReplayingFetch(cassette, { normalise: { hook: ({ user: _user, ...rest }) => rest } });
-    const response = await fetch('http://127.0.0.1:9/chat/completions', { method: 'POST', headers: { 'x-session-lineage': 'main' }, body: chatBody([{ role: 'user', content: 'wake me at 09:45' }], { user: 'xyz' }) });
+    const response = await fetch('http://127.0.0.1:9/chat/completions', {
+      method: 'POST',
+      headers: { 'x-session-lineage': 'main' },
+      body: chatBody([{ role: 'user', content: 'wake me at 09:45' }], { user: 'xyz' }),
+    });
     expect(response.status).toBe(200);
     fetch.assertConsumed();
     expect(fetch.report().unusedRules).toEqual([]);

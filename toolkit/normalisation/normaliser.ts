@@ -13,8 +13,7 @@ export interface Normaliser {
 }
 
 type Compiled = { readonly rule: NormalisationRule; used: boolean } & (
-  | { readonly pattern: RegExp; readonly replacement: string }
-  | { readonly steps: readonly PathStep[] }
+  { readonly pattern: RegExp; readonly replacement: string } | { readonly steps: readonly PathStep[] }
 );
 
 /** Compiles the rules once (throwing NORMALISATION_INVALID for a bad one) into a normaliser. */
@@ -22,7 +21,12 @@ export function createNormaliser(normalisation: Normalisation = {}, where = 'the
   const rules = checkRules(normalisation.rules ?? [], where);
   const compiled: Compiled[] = rules.map((rule) =>
     'replace' in rule
-      ? { rule, used: false, pattern: new RegExp(rule.replace, `${(rule.flags ?? '').replace('g', '')}g`), replacement: rule.with }
+      ? {
+          rule,
+          used: false,
+          pattern: new RegExp(rule.replace, `${(rule.flags ?? '').replace('g', '')}g`),
+          replacement: rule.with,
+        }
       : { rule, used: false, steps: parsePath(rule.drop) as PathStep[] },
   );
   const { hook } = normalisation;
@@ -32,7 +36,8 @@ export function createNormaliser(normalisation: Normalisation = {}, where = 'the
       if (compiled.length === 0 && !hook) return request;
       let out: Json = request;
       for (const rule of compiled) {
-        const next: Json = 'pattern' in rule ? replaceStrings(out, rule.pattern, rule.replacement) : dropPath(out, rule.steps, 0);
+        const next: Json =
+          'pattern' in rule ? replaceStrings(out, rule.pattern, rule.replacement) : dropPath(out, rule.steps, 0);
         if (next !== out) rule.used = true;
         out = next;
       }

@@ -9,9 +9,18 @@ export const normalisationRulesSchema: JsonSchema = {
         type: 'object',
         required: ['replace', 'with'],
         additionalProperties: false,
-        properties: { replace: { type: 'string', minLength: 1 }, with: { type: 'string' }, flags: { type: 'string', pattern: '^[imsuy]*$' } },
+        properties: {
+          replace: { type: 'string', minLength: 1 },
+          with: { type: 'string' },
+          flags: { type: 'string', pattern: '^[imsuy]*$' },
+        },
       },
-      { type: 'object', required: ['drop'], additionalProperties: false, properties: { drop: { type: 'string', minLength: 1 } } },
+      {
+        type: 'object',
+        required: ['drop'],
+        additionalProperties: false,
+        properties: { drop: { type: 'string', minLength: 1 } },
+      },
     ],
   },
 };

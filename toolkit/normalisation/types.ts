@@ -7,8 +7,7 @@ import type { CanonicalRequest } from '../canonical/canonical-request.js';
  * `metadata.thread_id` or `messages[*].content[*].id` (`[*]` every element, `*` every key).
  */
 export type NormalisationRule =
-  | { readonly replace: string; readonly flags?: string; readonly with: string }
-  | { readonly drop: string };
+  { readonly replace: string; readonly flags?: string; readonly with: string } | { readonly drop: string };
 
 /** A rule in code, for what no pattern says: gets the canonical request, returns it normalised. */
 export type NormalisationHook = (request: CanonicalRequest) => CanonicalRequest;

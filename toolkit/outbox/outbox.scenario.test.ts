@@ -16,7 +16,9 @@ afterEach(async () => {
 });
 
 /** A call of the ACP subagent tool; reusing its id gives two child processes one lineage. */
-const ask = (prompt: string) => ({ toolCalls: [{ id: 'call_same', name: 'subagent_acp', args: { description: 'A prime', prompt } }] });
+const ask = (prompt: string) => ({
+  toolCalls: [{ id: 'call_same', name: 'subagent_acp', args: { description: 'A prime', prompt } }],
+});
 
 describe('ACP children hand their recordings over through the outbox', () => {
   test('a session two ACP children both recorded fails the record with CASSETTE_INVALID naming it, instead of keeping one', async () => {
@@ -24,7 +26,9 @@ describe('ACP children hand their recordings over through the outbox', () => {
       name: 'recorded-twice',
       description: 'two isolated agents that get one lineage',
       providers: [{ kind: 'acp' }],
-      subagentTools: [{ provider: 'acp', toolName: 'subagent_acp', maxDepth: 'provider-managed', enableRunInBackground: false }],
+      subagentTools: [
+        { provider: 'acp', toolName: 'subagent_acp', maxDepth: 'provider-managed', enableRunInBackground: false },
+      ],
       steps: [{ prompt: 'Ask for a prime.' }, { prompt: 'Ask again.' }],
       script: {
         lineages: {
@@ -35,7 +39,10 @@ describe('ACP children hand their recordings over through the outbox', () => {
     };
     const report = await runScenario(scenario, { mode: 'record', recordingsDir });
     expect(report.failures).toContainEqual(
-      expect.objectContaining({ code: 'CASSETTE_INVALID', message: expect.stringContaining('session "main/call_same" was recorded twice') }),
+      expect.objectContaining({
+        code: 'CASSETTE_INVALID',
+        message: expect.stringContaining('session "main/call_same" was recorded twice'),
+      }),
     );
     expect(existsSync(recordingsDir)).toBe(false);
   }, 60_000);
@@ -44,12 +51,20 @@ describe('ACP children hand their recordings over through the outbox', () => {
 describe('a replay reads what its ACP children reported', () => {
   test('a child report that is not JSON fails the replay with OUTBOX_INVALID naming the file', async () => {
     const workDir = join(recordingsDir, '..', 'work');
-    const scenario: ScenarioDefinition = { name: 'bad-report', description: 'x', steps: [{ prompt: 'hi' }], script: { lineages: { main: [{ text: 'hi' }] } } };
+    const scenario: ScenarioDefinition = {
+      name: 'bad-report',
+      description: 'x',
+      steps: [{ prompt: 'hi' }],
+      script: { lineages: { main: [{ text: 'hi' }] } },
+    };
     const source = await replaySource({ scenario, recordingDir: join(recordingsDir, scenario.name), workDir, env: {} });
     try {
       const report = join(workDir, 'outbox', 'replay-main%2Fcall_1.json');
       await writeFile(report, '{"sessions": [{"lineage": "main/call_1", "consumed"');
-      await expect(source.finish()).rejects.toMatchObject({ code: 'OUTBOX_INVALID', message: expect.stringContaining(`Invalid ACP outbox file ${report}: not valid JSON`) });
+      await expect(source.finish()).rejects.toMatchObject({
+        code: 'OUTBOX_INVALID',
+        message: expect.stringContaining(`Invalid ACP outbox file ${report}: not valid JSON`),
+      });
     } finally {
       await source.close();
     }

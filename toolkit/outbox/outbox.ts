@@ -56,21 +56,27 @@ export async function writeRefusal(outbox: string, lineage: string, error: unkno
 }
 
 /** Every replaying child's report, validated: the sessions they served and their failures as CassetteErrors. */
-export async function readChildReplays(outbox: string): Promise<{ sessions: Consumption[]; failures: CassetteError[] }> {
+export async function readChildReplays(
+  outbox: string,
+): Promise<{ sessions: Consumption[]; failures: CassetteError[] }> {
   const sessions: Consumption[] = [];
   const failures: CassetteError[] = [];
   for (const file of await entries(outbox, REPLAY, '.json')) {
     const report = await readEntry(join(outbox, file), checkChildReplayReport, 'a replay report');
     sessions.push(...report.sessions);
     for (const { code, message, failedCall } of report.failures) {
-      failures.push(new CassetteError(code as CassetteErrorCode, message, failedCall !== undefined ? { failedCall } : undefined));
+      failures.push(
+        new CassetteError(code as CassetteErrorCode, message, failedCall !== undefined ? { failedCall } : undefined),
+      );
     }
   }
   return { sessions, failures };
 }
 
 /** Every recording child's cassette folder (validated by the cassette's own loader), and every refusal as a CassetteError. */
-export async function readChildRecordings(outbox: string): Promise<{ cassettes: Cassette[]; refusals: CassetteError[] }> {
+export async function readChildRecordings(
+  outbox: string,
+): Promise<{ cassettes: Cassette[]; refusals: CassetteError[] }> {
   const cassettes: Cassette[] = [];
   for (const folder of await entries(outbox, CALLS, '')) cassettes.push(await loadCassette(join(outbox, folder)));
   const refusals: CassetteError[] = [];
@@ -85,7 +91,10 @@ export async function readChildRecordings(outbox: string): Promise<{ cassettes: 
  * Record: the parent's calls joined with every child's, and what fails the record: each refusal,
  * and a session two processes recorded (refused by `mergeCassettes`, never overwritten).
  */
-export async function joinChildRecordings(outbox: string, own: Cassette): Promise<{ calls: Cassette['calls']; failures: CassetteError[] }> {
+export async function joinChildRecordings(
+  outbox: string,
+  own: Cassette,
+): Promise<{ calls: Cassette['calls']; failures: CassetteError[] }> {
   const { cassettes, refusals } = await readChildRecordings(outbox);
   try {
     return { calls: mergeCassettes(own, ...cassettes).calls, failures: refusals };

@@ -6,7 +6,12 @@ import { classifyFailure } from './classify-failure.js';
  * Response headers worth keeping. Everything else (cookies, encodings, dates, rate-limit counters)
  * is dropped: it is either secret, transport-only or changes on every recording.
  */
-export const DEFAULT_RESPONSE_HEADERS: readonly string[] = ['content-type', 'retry-after', 'retry-after-ms', 'x-request-id'];
+export const DEFAULT_RESPONSE_HEADERS: readonly string[] = [
+  'content-type',
+  'retry-after',
+  'retry-after-ms',
+  'x-request-id',
+];
 
 export interface CaptureContext {
   /** `performance.now()` when the request was sent: the first event's delay counts from it. */

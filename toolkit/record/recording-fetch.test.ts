@@ -23,7 +23,11 @@ afterEach(async () => {
   await removeTempDir(dir);
 });
 
-const chunk = (content: string) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] });
+const chunk = (content: string) => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta: { content } }],
+});
 
 function post(lineage: string, text = 'hello', init: RequestInit = {}): RequestInit {
   return {
@@ -35,7 +39,12 @@ function post(lineage: string, text = 'hello', init: RequestInit = {}): RequestI
 }
 
 function streamHeaders(res: ServerResponse, extra: Record<string, string> = {}): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req-1', 'set-cookie': 'session=abc', ...extra });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'x-request-id': 'req-1',
+    'set-cookie': 'session=abc',
+    ...extra,
+  });
   res.flushHeaders();
 }
 
@@ -57,7 +66,9 @@ describe('recording', () => {
     const cassette = await fetch.cassette();
 
     const recorded = cassette.calls['main']?.[0]?.response;
-    expect(recorded && 'events' in recorded ? { events: recorded.events.length, done: recorded.done } : recorded).toEqual({ events: 2, done: true });
+    expect(
+      recorded && 'events' in recorded ? { events: recorded.events.length, done: recorded.done } : recorded,
+    ).toEqual({ events: 2, done: true });
   });
 
   test('the caller sees the first event before the server has sent the last', async () => {
@@ -79,7 +90,10 @@ describe('recording', () => {
     releaseLast();
     while (!(await reader.read()).done);
     const calls = (await fetch.cassette()).calls['main'];
-    expect(calls?.[0]?.response).toMatchObject({ done: true, events: [{ data: JSON.stringify(chunk('first')) }, { data: JSON.stringify(chunk('last')) }] });
+    expect(calls?.[0]?.response).toMatchObject({
+      done: true,
+      events: [{ data: JSON.stringify(chunk('first')) }, { data: JSON.stringify(chunk('last')) }],
+    });
   });
 
   test('a recording saved and replayed gives the caller the same bytes as the live stream', async () => {
@@ -137,7 +151,12 @@ describe('recording', () => {
     expect(response.status).toBe(429);
     expect(await response.text()).toBe('{"error":{"message":"rate limited"}}');
     expect((await fetch.cassette()).calls['main']?.[0]?.response).toEqual({
-      error: { kind: 'http', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '3' }, body: '{"error":{"message":"rate limited"}}' },
+      error: {
+        kind: 'http',
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '3' },
+        body: '{"error":{"message":"rate limited"}}',
+      },
     });
   });
 
@@ -162,7 +181,9 @@ describe('recording', () => {
     await closed.close();
     const fetch = createRecordingFetch();
     await expect(fetch(`${closed.url}/chat/completions`, post('main'))).rejects.toThrow('fetch failed');
-    expect((await fetch.cassette()).calls['main']?.[0]?.response).toMatchObject({ error: { kind: 'network', code: 'ECONNREFUSED' } });
+    expect((await fetch.cassette()).calls['main']?.[0]?.response).toMatchObject({
+      error: { kind: 'network', code: 'ECONNREFUSED' },
+    });
   });
 
   test('a timeout of the caller signal is recorded as a timeout with the events received so far', async () => {
@@ -171,7 +192,10 @@ describe('recording', () => {
       res.write(sseFrames([chunk('slow')], { done: false }));
     });
     const fetch = createRecordingFetch();
-    const response = await fetch(`${server.url}/chat/completions`, post('main', 'hello', { signal: AbortSignal.timeout(200) }));
+    const response = await fetch(
+      `${server.url}/chat/completions`,
+      post('main', 'hello', { signal: AbortSignal.timeout(200) }),
+    );
     await expect(response.text()).rejects.toMatchObject({ name: 'TimeoutError' });
     expect((await fetch.cassette()).calls['main']?.[0]?.response).toMatchObject({
       error: { kind: 'timeout', partial: { events: [{ data: JSON.stringify(chunk('slow')) }] } },
@@ -185,7 +209,9 @@ describe('recording', () => {
     });
     const controller = new AbortController();
     const fetch = createRecordingFetch();
-    const reader = (await fetch(`${server.url}/chat/completions`, post('main', 'hello', { signal: controller.signal }))).body!.getReader();
+    const reader = (
+      await fetch(`${server.url}/chat/completions`, post('main', 'hello', { signal: controller.signal }))
+    ).body!.getReader();
     await reader.read();
     controller.abort();
     expect((await fetch.cassette()).calls['main']?.[0]?.response).toMatchObject({ error: { kind: 'aborted' } });
@@ -203,7 +229,9 @@ describe('secrets', () => {
     const error = await fetch.save(join(dir, 'cassette')).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'SECRET_IN_RECORDING',
-      message: expect.stringContaining(`the authorization header's value appears split across SSE events in session "main", call 1. Nothing was written.`),
+      message: expect.stringContaining(
+        `the authorization header's value appears split across SSE events in session "main", call 1. Nothing was written.`,
+      ),
     });
     expect((error as Error).message).not.toContain(KEY);
     expect(await listFiles(dir)).toEqual([]);
@@ -215,8 +243,16 @@ describe('secrets', () => {
       res.end(sseFrames([chunk('ok')]));
     });
     const fetch = createRecordingFetch({ secrets: ['hunter2-db-password'] });
-    await (await fetch(`${server.url}/chat/completions`, { method: 'POST', body: chatBody([{ role: 'user', content: 'password hunter2-db-password' }]) })).text();
-    await expect(fetch.save(dir)).rejects.toMatchObject({ code: 'SECRET_IN_RECORDING', message: expect.stringContaining('secret #1 appears verbatim in session "main"') });
+    await (
+      await fetch(`${server.url}/chat/completions`, {
+        method: 'POST',
+        body: chatBody([{ role: 'user', content: 'password hunter2-db-password' }]),
+      })
+    ).text();
+    await expect(fetch.save(dir)).rejects.toMatchObject({
+      code: 'SECRET_IN_RECORDING',
+      message: expect.stringContaining('secret #1 appears verbatim in session "main"'),
+    });
   });
 });
 
@@ -232,7 +268,14 @@ describe('what the real endpoint sees', () => {
     await (await plain(`${server.url}/chat/completions`, post('main/call_1'))).text();
     const forwarding = createRecordingFetch({ forwardLineage: true });
     await (await forwarding(`${server.url}/chat/completions`, post('main/call_1'))).text();
-    await (await withLineage('main/c2', () => forwarding(`${server!.url}/chat/completions`, { ...post('x'), headers: { 'content-type': 'application/json' } }))).text();
+    await (
+      await withLineage('main/c2', () =>
+        forwarding(`${server!.url}/chat/completions`, {
+          ...post('x'),
+          headers: { 'content-type': 'application/json' },
+        }),
+      )
+    ).text();
     expect(seen).toEqual([undefined, 'main/call_1', 'main/c2']);
     expect(Object.keys((await plain.cassette()).calls)).toEqual(['main/call_1']);
   });
@@ -254,9 +297,17 @@ describe('what the real endpoint sees', () => {
 
   test('an invalid rule is NORMALISATION_INVALID naming the rule and the syntax; an invalid rule in meta.json is CASSETTE_INVALID', async () => {
     expect(() => createRecordingFetch({ normalise: { rules: [{ replace: '(', with: '' }] } })).toThrow(
-      expect.objectContaining({ code: 'NORMALISATION_INVALID', message: expect.stringContaining('rule 1: Invalid regular expression') }),
+      expect.objectContaining({
+        code: 'NORMALISATION_INVALID',
+        message: expect.stringContaining('rule 1: Invalid regular expression'),
+      }),
     );
-    expect(() => createRecordingFetch({ normalise: { rules: [{ drop: 'a..b' }] } })).toThrow(expect.objectContaining({ code: 'NORMALISATION_INVALID', message: expect.stringContaining('"a..b" is not a path') }));
+    expect(() => createRecordingFetch({ normalise: { rules: [{ drop: 'a..b' }] } })).toThrow(
+      expect.objectContaining({
+        code: 'NORMALISATION_INVALID',
+        message: expect.stringContaining('"a..b" is not a path'),
+      }),
+    );
     server = await startLoopbackServer((_req, res) => {
       streamHeaders(res);
       res.end(sseFrames([chunk('ok')]));
@@ -267,6 +318,9 @@ describe('what the real endpoint sees', () => {
     const { writeFile } = await import('node:fs/promises');
     const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(join(dir, 'meta.json'), JSON.stringify({ ...meta, normalise: [{ replace: '[', with: '' }] }));
-    await expect(loadCassette(dir)).rejects.toMatchObject({ code: 'CASSETTE_INVALID', message: expect.stringContaining('meta.json: normalise:') });
+    await expect(loadCassette(dir)).rejects.toMatchObject({
+      code: 'CASSETTE_INVALID',
+      message: expect.stringContaining('meta.json: normalise:'),
+    });
   });
 });

@@ -87,7 +87,9 @@ interface Capture {
 export function createRecordingFetch(options: RecordingOptions = {}): RecordingFetch {
   const realFetch = options.fetch ?? globalThis.fetch;
   const keepHeaders = options.responseHeaders ?? DEFAULT_RESPONSE_HEADERS;
-  const secrets = new Map<string, Secret>((options.secrets ?? []).map((value, i) => [value, { value, label: `secret #${i + 1}` }]));
+  const secrets = new Map<string, Secret>(
+    (options.secrets ?? []).map((value, i) => [value, { value, label: `secret #${i + 1}` }]),
+  );
   const sessions = new Map<string, Capture[]>();
   const normaliser = createNormaliser(options.normalise ?? {}, 'the recording options');
   const normalising = normaliser.rules.length > 0 || options.normalise?.hook !== undefined;
@@ -103,7 +105,9 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
    */
   const threadAfterReplies = async (input: ThreadInput, capture: Capture): Promise<string> => {
     for (;;) {
-      const extended = [...inFlight].filter((capture) => capture.threadKey !== undefined && input.prefixes.includes(capture.threadKey));
+      const extended = [...inFlight].filter(
+        (capture) => capture.threadKey !== undefined && input.prefixes.includes(capture.threadKey),
+      );
       if (extended.length > 0) {
         await Promise.all(extended.map((capture) => capture.settled));
         continue;
@@ -178,10 +182,14 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     await Promise.all(all.map((capture) => capture.settled));
     const calls: Record<string, CassetteCall[]> = {};
     for (const [lineage, captures] of sessions) {
-      calls[lineage] = captures.map((capture) => ({ request: capture.request, response: capture.response as RecordedResponse }));
+      calls[lineage] = captures.map((capture) => ({
+        request: capture.request,
+        response: capture.response as RecordedResponse,
+      }));
     }
     const first = all[0];
-    const model = provenance.model ?? (typeof first?.request['model'] === 'string' ? first.request['model'] : undefined);
+    const model =
+      provenance.model ?? (typeof first?.request['model'] === 'string' ? first.request['model'] : undefined);
     const host = provenance.host ?? (first === undefined ? undefined : stableHost(first.url));
     const rules = normaliser.rules;
     const ambiguities = threader.ambiguities().map(({ lineage, candidates }) => ({ lineage, candidates }));
@@ -203,7 +211,8 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   return Object.assign(recordingFetch, {
     cassette,
     report: (): RecordReport => ({ ambiguities: threader.ambiguities(), unusedRules: normaliser.unused() }),
-    save: async (dir: string, provenance?: ProvenanceInput) => saveCassette(dir, await cassette(provenance), { secrets: [...secrets.values()] }),
+    save: async (dir: string, provenance?: ProvenanceInput) =>
+      saveCassette(dir, await cassette(provenance), { secrets: [...secrets.values()] }),
   });
 }
 

@@ -13,12 +13,21 @@ describe('redirectingFetch', () => {
     server = await startLoopbackServer((_request, response) => void response.end('ok'));
     const fetch = redirectingFetch(globalThis.fetch, MODEL_SERVER_STAND_IN, server.url);
 
-    const response = await fetch(`${MODEL_SERVER_STAND_IN}/chat/completions`, { method: 'POST', headers: { 'x-session-lineage': 'main/c1' }, body: '{"a":1}' });
+    const response = await fetch(`${MODEL_SERVER_STAND_IN}/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-session-lineage': 'main/c1' },
+      body: '{"a":1}',
+    });
 
     expect(await response.text()).toBe('ok');
-    expect(server.requests.map((request) => [request.method, request.path, request.headers['x-session-lineage'], request.body])).toEqual([
-      ['POST', '/chat/completions', 'main/c1', '{"a":1}'],
-    ]);
+    expect(
+      server.requests.map((request) => [
+        request.method,
+        request.path,
+        request.headers['x-session-lineage'],
+        request.body,
+      ]),
+    ).toEqual([['POST', '/chat/completions', 'main/c1', '{"a":1}']]);
   });
 
   test('leaves requests for other URLs alone', async () => {

@@ -160,20 +160,34 @@ describe('a recording folder is replaced whole or not at all', () => {
           // What the next run does first.
           if (recoverInterruptedSwaps(laneFolder).length > 0) outcomes.repaired++;
           const after = await snapshot(laneRecordings);
-          const same = JSON.stringify([...after]) === JSON.stringify([...old]) ? 'old' : version(after) === version(next) ? 'new' : 'mixed';
-          const odd = [...new Set([...after.keys(), ...next.keys()])].filter((file) => after.get(file) !== old.get(file));
+          const same =
+            JSON.stringify([...after]) === JSON.stringify([...old])
+              ? 'old'
+              : version(after) === version(next)
+                ? 'new'
+                : 'mixed';
+          const odd = [...new Set([...after.keys(), ...next.keys()])].filter(
+            (file) => after.get(file) !== old.get(file),
+          );
           const what = `attempt ${attempt} (KILL_SEED=${SEED}, ${chosen.signal} ${Math.round(chosen.delay)} ms after ${chosen.point === 'anywhere' ? 'the start' : chosen.point === 'while building' ? 'the save began' : 'the swap began'})`;
-          expect(same, `${what}: ${relative(lane.cwd, laneFolder)} is neither version: ${odd.join(', ')}`).not.toBe('mixed');
+          expect(same, `${what}: ${relative(lane.cwd, laneFolder)} is neither version: ${odd.join(', ')}`).not.toBe(
+            'mixed',
+          );
           outcomes[same as 'old' | 'new']++;
           expect(readdirSync(laneRecordings), `${what}: left something beside the recording`).toEqual(['many']);
           if (chosen.signal === 'SIGTERM') {
             outcomes.sigterm++;
-            expect(readdirSync(lane.tmp).filter((name) => name.startsWith('nestcast-')), `${what}: SIGTERM left work folders`).toEqual([]);
+            expect(
+              readdirSync(lane.tmp).filter((name) => name.startsWith('nestcast-')),
+              `${what}: SIGTERM left work folders`,
+            ).toEqual([]);
           }
         }
         await removeTempDir(lane.cwd);
       }),
     );
-    console.log(`kill-record seed ${SEED}: ${TRIES} kills, ${outcomes.old} left the old folder, ${outcomes.new} the new one, ${outcomes.repaired} repaired an interrupted swap, ${outcomes.sigterm} by SIGTERM`);
+    console.log(
+      `kill-record seed ${SEED}: ${TRIES} kills, ${outcomes.old} left the old folder, ${outcomes.new} the new one, ${outcomes.repaired} repaired an interrupted swap, ${outcomes.sigterm} by SIGTERM`,
+    );
   }, 600_000);
 });

@@ -21,10 +21,12 @@ export async function replaceFolder(target: string, build: (dir: string) => Prom
   const journalFile = journalFileOf(staging, id);
   try {
     // A copy, so files the new recording leaves as they were keep their bytes.
-    await cp(target, journal.next, { recursive: true, errorOnExist: true, force: false }).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-      await mkdir(journal.next, { recursive: true });
-    });
+    await cp(target, journal.next, { recursive: true, errorOnExist: true, force: false }).catch(
+      async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(journal.next, { recursive: true });
+      },
+    );
     await build(journal.next);
   } catch (error) {
     await rm(journal.next, { recursive: true, force: true });

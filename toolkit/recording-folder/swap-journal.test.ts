@@ -24,7 +24,11 @@ const ID = `demo.${DEAD_PID}.0b0e7f9a-1c2d-4e5f-8a9b-0c1d2e3f4a5b`;
 
 describe('the journal of a recording-folder swap', () => {
   test('reads back as written', async () => {
-    const journal = { target: join(recordings, 'demo'), next: join(staging, `${ID}.next`), old: join(staging, `${ID}.old`) };
+    const journal = {
+      target: join(recordings, 'demo'),
+      next: join(staging, `${ID}.next`),
+      old: join(staging, `${ID}.old`),
+    };
     await writeSwapJournal(journalFile(staging, ID), journal);
     expect(readSwapJournal(journalFile(staging, ID))).toEqual(journal);
   });
@@ -33,24 +37,39 @@ describe('the journal of a recording-folder swap', () => {
     const file = journalFile(staging, ID);
     await writeFile(file, '{"target": ');
     expect(() => recoverInterruptedSwaps(join(recordings, 'demo'))).toThrow(
-      expect.objectContaining({ code: 'SWAP_JOURNAL_INVALID', message: expect.stringContaining(`Invalid swap journal ${file}: not valid JSON`) }),
+      expect.objectContaining({
+        code: 'SWAP_JOURNAL_INVALID',
+        message: expect.stringContaining(`Invalid swap journal ${file}: not valid JSON`),
+      }),
     );
     expect(await readFile(file, 'utf8')).toBe('{"target": ');
   });
 
   test('of the wrong shape is SWAP_JOURNAL_INVALID naming the missing field', async () => {
-    await writeFile(journalFile(staging, ID), JSON.stringify({ target: join(recordings, 'demo'), next: join(staging, `${ID}.next`) }));
+    await writeFile(
+      journalFile(staging, ID),
+      JSON.stringify({ target: join(recordings, 'demo'), next: join(staging, `${ID}.next`) }),
+    );
     expect(() => readSwapJournal(journalFile(staging, ID))).toThrow(
-      expect.objectContaining({ code: 'SWAP_JOURNAL_INVALID', message: expect.stringContaining("must have required property 'old'") }),
+      expect.objectContaining({
+        code: 'SWAP_JOURNAL_INVALID',
+        message: expect.stringContaining("must have required property 'old'"),
+      }),
     );
   });
 
   test('that points outside its staging folder is refused before anything is renamed', async () => {
     const elsewhere = join(recordings, '..', 'elsewhere');
     await mkdir(elsewhere, { recursive: true });
-    await writeFile(journalFile(staging, ID), JSON.stringify({ target: join(recordings, 'demo'), next: elsewhere, old: join(staging, `${ID}.old`) }));
+    await writeFile(
+      journalFile(staging, ID),
+      JSON.stringify({ target: join(recordings, 'demo'), next: elsewhere, old: join(staging, `${ID}.old`) }),
+    );
     expect(() => recoverInterruptedSwaps(join(recordings, 'demo'))).toThrow(
-      expect.objectContaining({ code: 'SWAP_JOURNAL_INVALID', message: expect.stringContaining(`${elsewhere} is not in the staging folder ${staging}`) }),
+      expect.objectContaining({
+        code: 'SWAP_JOURNAL_INVALID',
+        message: expect.stringContaining(`${elsewhere} is not in the staging folder ${staging}`),
+      }),
     );
     expect(existsSync(elsewhere)).toBe(true);
     expect(existsSync(join(recordings, 'demo'))).toBe(false);

@@ -47,8 +47,13 @@ export function readSwapJournal(file: string): SwapJournal {
   const staging = resolve(dirname(file));
   const journal = checked.value;
   const strays = [journal.next, journal.old].filter((folder) => dirname(resolve(folder)) !== staging);
-  if (strays.length > 0) throw journalInvalid(file, `${strays.join(' and ')} ${strays.length > 1 ? 'are' : 'is'} not in the staging folder ${staging}`);
-  if (dirname(resolve(journal.target)) !== dirname(staging)) throw journalInvalid(file, `the target ${journal.target} is not a recording beside ${staging}`);
+  if (strays.length > 0)
+    throw journalInvalid(
+      file,
+      `${strays.join(' and ')} ${strays.length > 1 ? 'are' : 'is'} not in the staging folder ${staging}`,
+    );
+  if (dirname(resolve(journal.target)) !== dirname(staging))
+    throw journalInvalid(file, `the target ${journal.target} is not a recording beside ${staging}`);
   return journal;
 }
 

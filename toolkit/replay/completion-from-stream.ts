@@ -25,7 +25,9 @@ export function completionFromStream(stream: StreamedResponse): BodyResponse {
     if (typeof chunk['model'] === 'string') model = chunk['model'];
     if (typeof chunk['created'] === 'number') created = chunk['created'];
     if (chunk['usage']) usage = chunk['usage'];
-    const choice = Array.isArray(chunk['choices']) ? (chunk['choices'][0] as Record<string, unknown> | undefined) : undefined;
+    const choice = Array.isArray(chunk['choices'])
+      ? (chunk['choices'][0] as Record<string, unknown> | undefined)
+      : undefined;
     if (typeof choice?.['finish_reason'] === 'string') finish = choice['finish_reason'];
   }
   const message = {
@@ -33,7 +35,13 @@ export function completionFromStream(stream: StreamedResponse): BodyResponse {
     content: reply.text === '' && reply.toolCalls.length > 0 ? null : reply.text,
     ...(reply.toolCalls.length === 0
       ? {}
-      : { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }),
+      : {
+          tool_calls: reply.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }),
   };
   const body = {
     id,

@@ -17,7 +17,9 @@ describe('reading a call the way fetch reads it', () => {
         controller.close();
       },
     });
-    expect(await incomingCall(new Request(URL_, { method: 'POST', body: 'as request' }), undefined).text()).toBe('as request');
+    expect(await incomingCall(new Request(URL_, { method: 'POST', body: 'as request' }), undefined).text()).toBe(
+      'as request',
+    );
     expect(await incomingCall(URL_, { method: 'POST', body, duplex: 'half' } as RequestInit).text()).toBe('streamed');
     expect(await incomingCall(new URL(URL_), { method: 'POST', body: 'url object' }).text()).toBe('url object');
   });

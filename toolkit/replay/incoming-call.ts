@@ -13,7 +13,13 @@ export interface IncomingCall {
 export function incomingCall(input: string | URL | Request, init: RequestInit | undefined): IncomingCall {
   const body = init?.body;
   const method = init?.method?.toUpperCase();
-  if (typeof body === 'string' && !(input instanceof Request) && method !== undefined && method !== 'GET' && method !== 'HEAD') {
+  if (
+    typeof body === 'string' &&
+    !(input instanceof Request) &&
+    method !== undefined &&
+    method !== 'GET' &&
+    method !== 'HEAD'
+  ) {
     new URL(input);
     const headers = new Headers(init?.headers);
     return { headers, text: () => Promise.resolve(body) };

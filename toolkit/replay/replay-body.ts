@@ -3,7 +3,8 @@ import { pause, scaledDelay, untilAborted, type ReplayTiming } from './replay-ti
 import { wireFrames } from './wire-frames.js';
 
 /** How a replayed body ends after its events: cleanly, with an error, or held open until the caller aborts. */
-export type BodyEnding = { readonly kind: 'close' } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'hold' };
+export type BodyEnding =
+  { readonly kind: 'close' } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'hold' };
 
 export interface BodyPlan {
   readonly events: readonly SseEvent[];

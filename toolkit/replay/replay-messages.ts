@@ -20,7 +20,12 @@ export function unrecordedSession(lineage: string, known: readonly string[], con
   );
 }
 
-export function cassetteExhausted(lineage: string, call: number, total: number, context: MessageContext): CassetteError {
+export function cassetteExhausted(
+  lineage: string,
+  call: number,
+  total: number,
+  context: MessageContext,
+): CassetteError {
   return new CassetteError(
     'CASSETTE_EXHAUSTED',
     `Session "${lineage}" made model call ${call}, but ${context.location} recorded only ${total} call${total === 1 ? '' : 's'} for it. ` +
@@ -29,7 +34,12 @@ export function cassetteExhausted(lineage: string, call: number, total: number, 
   );
 }
 
-export function requestMismatch(lineage: string, call: number, divergence: Divergence, context: MessageContext): CassetteError {
+export function requestMismatch(
+  lineage: string,
+  call: number,
+  divergence: Divergence,
+  context: MessageContext,
+): CassetteError {
   const [recorded, live] = showValues(divergence.recorded, divergence.live);
   return new CassetteError(
     'REQUEST_MISMATCH',

@@ -9,7 +9,12 @@ const URL_ = 'http://127.0.0.1:9/v1/chat/completions';
 const hint = { recordHint: 'nestcast record trip' };
 const located = (cassette: Cassette): Cassette => ({ ...cassette, location: 'recordings/trip' });
 
-function post(lineage: string | undefined, messages: readonly object[], extra: Record<string, unknown> = {}, init: RequestInit = {}): [string, RequestInit] {
+function post(
+  lineage: string | undefined,
+  messages: readonly object[],
+  extra: Record<string, unknown> = {},
+  init: RequestInit = {},
+): [string, RequestInit] {
   const headers: Record<string, string> = { 'content-type': 'application/json', authorization: 'Bearer sk-live' };
   if (lineage) headers['x-session-lineage'] = lineage;
   return [URL_, { method: 'POST', headers, body: chatBody(messages, extra), ...init }];
@@ -45,7 +50,11 @@ describe('serving a recording', () => {
     const fetch = createReplayingFetch(sampleCassette());
     await (await fetch(...firstMainCall())).text();
     await (await fetch(...post('main/call_1', [user('find trains')], { temperature: 0 }))).text();
-    await (await fetch(...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('go on')]))).text();
+    await (
+      await fetch(
+        ...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('go on')]),
+      )
+    ).text();
     expect(() => fetch.assertConsumed()).not.toThrow();
     expect(fetch.report().sessions).toEqual([
       { lineage: 'main', consumed: 2, total: 2 },
@@ -64,19 +73,37 @@ describe('serving a recording', () => {
     expect(chunk.byteLength).toBe(0);
     await first.cancel();
 
-    expect(await (await fetch(...firstMainCall())).text()).toContain('data: {"choices":[{"index":0,"delta":{"content":"Sure"}}]}\n\n');
+    expect(await (await fetch(...firstMainCall())).text()).toContain(
+      'data: {"choices":[{"index":0,"delta":{"content":"Sure"}}]}\n\n',
+    );
   });
 
   test('without a header the lineage comes from withLineage, else main', async () => {
     const fetch = createReplayingFetch(sampleCassette());
-    const child = await withLineage('main/call_1', () => fetch(...post(undefined, [user('find trains')], { temperature: 0 })));
+    const child = await withLineage('main/call_1', () =>
+      fetch(...post(undefined, [user('find trains')], { temperature: 0 })),
+    );
     expect(await child.text()).toContain('Train at 9.');
     expect(await (await fetch(...post(undefined, [user('plan the trip')]))).text()).toContain('Sure');
   });
 
   test('a recorded HTTP error replays as that status and body', async () => {
     const fetch = createReplayingFetch(
-      cassetteOf({ main: [{ request: null, response: { error: { kind: 'http', status: 429, headers: { 'retry-after': '2' }, body: '{"error":{"message":"slow down"}}' } } }] }),
+      cassetteOf({
+        main: [
+          {
+            request: null,
+            response: {
+              error: {
+                kind: 'http',
+                status: 429,
+                headers: { 'retry-after': '2' },
+                body: '{"error":{"message":"slow down"}}',
+              },
+            },
+          },
+        ],
+      }),
     );
     const response = await fetch(...firstMainCall());
     expect(response.status).toBe(429);
@@ -85,29 +112,72 @@ describe('serving a recording', () => {
   });
 
   test('a recorded connection failure rejects like a real fetch', async () => {
-    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'network', message: 'connect ECONNREFUSED', code: 'ECONNREFUSED' } } }] }));
+    const fetch = createReplayingFetch(
+      cassetteOf({
+        main: [
+          {
+            request: null,
+            response: { error: { kind: 'network', message: 'connect ECONNREFUSED', code: 'ECONNREFUSED' } },
+          },
+        ],
+      }),
+    );
     const error = await fetch(...firstMainCall()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect(error).toMatchObject({ message: 'fetch failed', cause: { message: 'connect ECONNREFUSED', code: 'ECONNREFUSED' } });
+    expect(error).toMatchObject({
+      message: 'fetch failed',
+      cause: { message: 'connect ECONNREFUSED', code: 'ECONNREFUSED' },
+    });
   });
 
   test('a stream cut mid-way delivers the events received before the cut, then fails the body', async () => {
-    const partial = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ delay: 1, data: '{"n":1}' }] };
-    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'network', message: 'other side closed', partial } } }] }));
+    const partial = {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      events: [{ delay: 1, data: '{"n":1}' }],
+    };
+    const fetch = createReplayingFetch(
+      cassetteOf({
+        main: [{ request: null, response: { error: { kind: 'network', message: 'other side closed', partial } } }],
+      }),
+    );
     const reader = (await fetch(...firstMainCall())).body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"n":1}\n\n');
-    await expect(reader.read()).rejects.toMatchObject({ name: 'TypeError', message: 'terminated', cause: { message: 'other side closed' } });
+    await expect(reader.read()).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'terminated',
+      cause: { message: 'other side closed' },
+    });
   });
 
   test('a recorded timeout fails with a TimeoutError after its partial events', async () => {
     const partial = { status: 200, headers: {}, events: [{ delay: 1, data: '{"n":1}' }] };
-    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'timeout', message: 'timed out', partial } } }] }));
+    const fetch = createReplayingFetch(
+      cassetteOf({
+        main: [{ request: null, response: { error: { kind: 'timeout', message: 'timed out', partial } } }],
+      }),
+    );
     const response = await fetch(...firstMainCall());
     await expect(response.text()).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
   test('aborting the request signal fails the body at once with the abort reason', async () => {
-    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { ...textStream(['a', 'b']), events: [{ delay: 1, data: 'a' }, { delay: 60_000, data: 'b' }] } }] }));
+    const fetch = createReplayingFetch(
+      cassetteOf({
+        main: [
+          {
+            request: null,
+            response: {
+              ...textStream(['a', 'b']),
+              events: [
+                { delay: 1, data: 'a' },
+                { delay: 60_000, data: 'b' },
+              ],
+            },
+          },
+        ],
+      }),
+    );
     const controller = new AbortController();
     const [url, init] = firstMainCall();
     const reader = (await fetch(url, { ...init, signal: controller.signal })).body!.getReader();
@@ -118,7 +188,9 @@ describe('serving a recording', () => {
 
   test('a call the caller cancelled while recording is held open after its events until the live caller aborts too', async () => {
     const partial = { status: 200, headers: {}, events: [{ delay: 1, data: '{"n":1}' }] };
-    const fetch = createReplayingFetch(cassetteOf({ main: [{ request: null, response: { error: { kind: 'aborted', message: 'aborted', partial } } }] }));
+    const fetch = createReplayingFetch(
+      cassetteOf({ main: [{ request: null, response: { error: { kind: 'aborted', message: 'aborted', partial } } }] }),
+    );
     await onFakeClock(async () => {
       const controller = new AbortController();
       const [url, init] = firstMainCall();
@@ -135,7 +207,21 @@ describe('serving a recording', () => {
 });
 
 describe('timing', () => {
-  const slow = () => cassetteOf({ main: [{ request: null, response: { ...textStream([]), events: [{ delay: 0, data: 'a' }, { delay: 60_000, data: 'b' }] } }] });
+  const slow = () =>
+    cassetteOf({
+      main: [
+        {
+          request: null,
+          response: {
+            ...textStream([]),
+            events: [
+              { delay: 0, data: 'a' },
+              { delay: 60_000, data: 'b' },
+            ],
+          },
+        },
+      ],
+    });
 
   test('instant timing ignores recorded delays', async () => {
     const fetch = createReplayingFetch(slow(), { timing: 'instant' });
@@ -169,7 +255,10 @@ describe('concurrency', () => {
       'main/call_b': [{ request: chatRequest([user('task B')]), response: textStream(['answer B']) }],
     });
 
-  for (const order of [['a', 'b'], ['b', 'a']] as const) {
+  for (const order of [
+    ['a', 'b'],
+    ['b', 'a'],
+  ] as const) {
     test(`two children calling at the same moment each get their own recording (${order.join(' then ')})`, async () => {
       const fetch = createReplayingFetch(twoChildren());
       const calls = order.map((id) => fetch(...post(`main/call_${id}`, [user(`task ${id.toUpperCase()}`)])));
@@ -209,13 +298,19 @@ describe('replay errors', () => {
   test('a different request is REQUEST_MISMATCH naming session, call, path, both values and the way out', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
     await fetch(...firstMainCall());
-    const response = await fetch(...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('stop')]));
+    const response = await fetch(
+      ...post('main', [user('plan the trip'), { role: 'assistant', content: 'Sure, delegating.' }, user('stop')]),
+    );
     const message =
       'Model call 2 of session "main" does not match the cassette at recordings/trip at messages[2].content:\n' +
       '  recorded: "go on"\n' +
       '  live:     "stop"\n' +
       'If the change is intended, re-record with: nestcast record trip';
-    expect(await failureOf(response)).toEqual({ status: 422, code: 'REQUEST_MISMATCH', message: `REQUEST_MISMATCH: ${message}` });
+    expect(await failureOf(response)).toEqual({
+      status: 422,
+      code: 'REQUEST_MISMATCH',
+      message: `REQUEST_MISMATCH: ${message}`,
+    });
     expect(fetch.report().failures[0]).toMatchObject({ code: 'REQUEST_MISMATCH', message });
   });
 
@@ -239,7 +334,10 @@ describe('replay errors', () => {
 
   test('a session with no recording is UNRECORDED_SESSION listing the known sessions', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
-    expect(await failureOf(await fetch(...post('main/call_9', [user('x')])))).toMatchObject({ status: 422, code: 'UNRECORDED_SESSION' });
+    expect(await failureOf(await fetch(...post('main/call_9', [user('x')])))).toMatchObject({
+      status: 422,
+      code: 'UNRECORDED_SESSION',
+    });
     expect(fetch.report().failures[0]).toMatchObject({
       code: 'UNRECORDED_SESSION',
       message:
@@ -251,7 +349,10 @@ describe('replay errors', () => {
   test('one call too many is CASSETTE_EXHAUSTED with the recorded count', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
     await fetch(...post('main/call_1', [user('find trains')], { temperature: 0 }));
-    expect(await failureOf(await fetch(...post('main/call_1', [user('again')])))).toMatchObject({ status: 422, code: 'CASSETTE_EXHAUSTED' });
+    expect(await failureOf(await fetch(...post('main/call_1', [user('again')])))).toMatchObject({
+      status: 422,
+      code: 'CASSETTE_EXHAUSTED',
+    });
     expect(fetch.report().failures[0]).toMatchObject({
       code: 'CASSETTE_EXHAUSTED',
       message:
@@ -294,12 +395,26 @@ describe('requests that switch transport', () => {
   });
 
   test('a JSON answer replays to a non-streaming call and refuses a streaming one', async () => {
-    const body = JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
-    const cassette = cassetteOf({ main: [{ request: chatRequest([user('hello')]), response: { status: 200, headers: { 'content-type': 'application/json' }, body } }] });
+    const body = JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+    });
+    const cassette = cassetteOf({
+      main: [
+        {
+          request: chatRequest([user('hello')]),
+          response: { status: 200, headers: { 'content-type': 'application/json' }, body },
+        },
+      ],
+    });
     const ok = createReplayingFetch(cassette);
     expect(await (await ok(...post('main', [user('hello')], { stream: false }))).text()).toBe(body);
     const refused = createReplayingFetch(cassette);
-    expect(await failureOf(await refused(...post('main', [user('hello')])))).toMatchObject({ code: 'REQUEST_MISMATCH', message: expect.stringContaining('at stream') });
+    expect(await failureOf(await refused(...post('main', [user('hello')])))).toMatchObject({
+      code: 'REQUEST_MISMATCH',
+      message: expect.stringContaining('at stream'),
+    });
   });
 });
 
@@ -308,44 +423,93 @@ describe('failures seen through the openai SDK', () => {
     const { default: OpenAI } = await import('openai');
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
     const client = new OpenAI({ apiKey: 'sk-none', baseURL: 'http://127.0.0.1:9/v1', fetch, maxRetries: 2 });
-    const error = await client.chat.completions.create({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'another trip' }], stream: true }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 422, message: expect.stringContaining('REQUEST_MISMATCH: Model call 1 of session "main"') });
+    const error = await client.chat.completions
+      .create({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'another trip' }], stream: true })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 422,
+      message: expect.stringContaining('REQUEST_MISMATCH: Model call 1 of session "main"'),
+    });
     expect(fetch.report().failures).toHaveLength(1);
   });
 });
 
 describe('calls without a lineage, threaded by content', () => {
   // What the client sends back for the parent's reply: reshaped (content null, arguments re-serialised), as frameworks do.
-  const parentAskLive = { role: 'assistant', content: null, tool_calls: [
-    { id: 'call_a', type: 'function', function: { name: 'agent', arguments: '{ "task": "count the apples" }' } },
-    { id: 'call_b', type: 'function', function: { name: 'agent', arguments: '{ "task": "count the pears" }' } },
-  ] };
+  const parentAskLive = {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      { id: 'call_a', type: 'function', function: { name: 'agent', arguments: '{ "task": "count the apples" }' } },
+      { id: 'call_b', type: 'function', function: { name: 'agent', arguments: '{ "task": "count the pears" }' } },
+    ],
+  };
   const tree = (): Cassette => {
     const parentAsk = parentAskLive;
     const toolStream = (ids: readonly [string, string][]) => ({
       status: 200,
       headers: { 'content-type': 'text/event-stream' },
-      events: ids.map(([id, task], index) => ({ delay: 0, data: JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name: 'agent', arguments: JSON.stringify({ task }) } }] } }] }) })),
+      events: ids.map(([id, task], index) => ({
+        delay: 0,
+        data: JSON.stringify({
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  { index, id, type: 'function', function: { name: 'agent', arguments: JSON.stringify({ task }) } },
+                ],
+              },
+            },
+          ],
+        }),
+      })),
       done: true,
     });
     return cassetteOf({
       main: [
-        { request: chatRequest([user('count fruit')]), response: toolStream([['call_a', 'count the apples'], ['call_b', 'count the pears']]) },
-        { request: chatRequest([user('count fruit'), parentAsk, { role: 'tool', tool_call_id: 'call_a', content: '3 apples' }, { role: 'tool', tool_call_id: 'call_b', content: '5 pears' }]), response: textStream(['8 fruit']) },
+        {
+          request: chatRequest([user('count fruit')]),
+          response: toolStream([
+            ['call_a', 'count the apples'],
+            ['call_b', 'count the pears'],
+          ]),
+        },
+        {
+          request: chatRequest([
+            user('count fruit'),
+            parentAsk,
+            { role: 'tool', tool_call_id: 'call_a', content: '3 apples' },
+            { role: 'tool', tool_call_id: 'call_b', content: '5 pears' },
+          ]),
+          response: textStream(['8 fruit']),
+        },
       ],
       'main/call_a': [{ request: chatRequest([user('Please count the apples')]), response: textStream(['3 apples']) }],
       'main/call_b': [{ request: chatRequest([user('Please count the pears')]), response: textStream(['5 pears']) }],
     });
   };
   for (const mode of ['strict', 'sequence'] as const) {
-    for (const order of [['apples', 'pears'], ['pears', 'apples']] as const) {
+    for (const order of [
+      ['apples', 'pears'],
+      ['pears', 'apples'],
+    ] as const) {
       test(`${mode} mode: concurrent children get their own recordings whatever order they call in (${order.join(' first, then ')})`, async () => {
         const fetch = createReplayingFetch(tree(), { mode });
         await (await fetch(...post(undefined, [user('count fruit')]))).text();
-        const answers = await Promise.all(order.map(async (fruit) => (await fetch(...post(undefined, [user(`Please count the ${fruit}`)]))).text()));
+        const answers = await Promise.all(
+          order.map(async (fruit) => (await fetch(...post(undefined, [user(`Please count the ${fruit}`)]))).text()),
+        );
         expect(answers[0]).toContain(order[0] === 'apples' ? '3 apples' : '5 pears');
         expect(answers[1]).toContain(order[1] === 'apples' ? '3 apples' : '5 pears');
-        const last = await fetch(...post(undefined, [user('count fruit'), parentAskLive, { role: 'tool', tool_call_id: 'call_a', content: '3 apples' }, { role: 'tool', tool_call_id: 'call_b', content: '5 pears' }]));
+        const last = await fetch(
+          ...post(undefined, [
+            user('count fruit'),
+            parentAskLive,
+            { role: 'tool', tool_call_id: 'call_a', content: '3 apples' },
+            { role: 'tool', tool_call_id: 'call_b', content: '5 pears' },
+          ]),
+        );
         expect(await last.text()).toContain('8 fruit');
         fetch.assertConsumed();
         expect(fetch.report().warnings).toEqual([]);
@@ -353,7 +517,7 @@ describe('calls without a lineage, threaded by content', () => {
     }
   }
 
-  test('sequence mode serves a drifted child its own parent tool call\'s recording, never a sibling\'s', async () => {
+  test("sequence mode serves a drifted child its own parent tool call's recording, never a sibling's", async () => {
     const fetch = createReplayingFetch(tree(), { mode: 'sequence' });
     await (await fetch(...post(undefined, [user('count fruit')]))).text();
     const pears = await (await fetch(...post(undefined, [user('Please count the pears, carefully')]))).text();

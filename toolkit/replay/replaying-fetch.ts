@@ -101,11 +101,16 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     recordHint: options.recordHint ?? DEFAULT_RECORD_HINT,
   };
   const normaliser = createNormaliser(
-    { rules: [...(cassette.normalise ?? []), ...(options.normalise?.rules ?? [])], ...(options.normalise?.hook ? { hook: options.normalise.hook } : {}) },
+    {
+      rules: [...(cassette.normalise ?? []), ...(options.normalise?.rules ?? [])],
+      ...(options.normalise?.hook ? { hook: options.normalise.hook } : {}),
+    },
     context.location,
   );
   const normalising = normaliser.rules.length > 0 || options.normalise?.hook !== undefined;
-  const calls: Record<string, readonly CassetteCall[]> = normalising ? normaliseCalls(cassette.calls, normaliser.apply) : cassette.calls;
+  const calls: Record<string, readonly CassetteCall[]> = normalising
+    ? normaliseCalls(cassette.calls, normaliser.apply)
+    : cassette.calls;
   const sessions = new Map<string, SessionState>(Object.keys(calls).map((lineage) => [lineage, { next: 0 }]));
   const threader = new Threader();
   const binding = new SessionBinding(calls);
@@ -144,10 +149,17 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     if (switched) return fail(state, requestMismatch(lineage, call, switched, context));
     // The equality check allocates nothing; the readable divergence is built only for a mismatch.
     const proven = placed?.equal === true && call === 1;
-    const divergence = entry.request === null || proven || sameRequest(entry.request, live) ? undefined : firstDivergence(entry.request, live);
+    const divergence =
+      entry.request === null || proven || sameRequest(entry.request, live)
+        ? undefined
+        : firstDivergence(entry.request, live);
     if (divergence && mode === 'strict') return fail(state, requestMismatch(lineage, call, divergence, context));
-    if (divergence) warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
-    const response = entry.request === null && !stream && 'events' in entry.response ? completionFromStream(entry.response) : entry.response;
+    if (divergence)
+      warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
+    const response =
+      entry.request === null && !stream && 'events' in entry.response
+        ? completionFromStream(entry.response)
+        : entry.response;
     return respond(response, timing, signal);
   };
 
@@ -163,7 +175,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const threadInput = threader.input(messagesOf(live));
     const placement = threader.place(threadInput);
     // Binding a new session compares its first request already; the match below need not repeat it.
-    const bound = placement.kind === 'start' ? binding.bind(placement, live) : { lineage: placement.lineage, equal: false };
+    const bound =
+      placement.kind === 'start' ? binding.bind(placement, live) : { lineage: placement.lineage, equal: false };
     threader.commit(bound.lineage, threadInput, placement);
     return bound;
   };
@@ -204,7 +217,10 @@ function recordedReply(response: RecordedResponse): ReplySource {
   let source = replies.get(response);
   if (!source) {
     let parsed: { reply: ReturnType<typeof replyOfResponse> } | undefined;
-    source = { load: () => (parsed ??= { reply: replyOfResponse(response) }).reply, mayAskForTools: mayAskForTools(response) };
+    source = {
+      load: () => (parsed ??= { reply: replyOfResponse(response) }).reply,
+      mayAskForTools: mayAskForTools(response),
+    };
     replies.set(response, source);
   }
   return source;
@@ -221,7 +237,8 @@ function normaliseCalls(
   apply: (request: CanonicalRequest) => CanonicalRequest,
 ): Record<string, readonly CassetteCall[]> {
   const out: Record<string, readonly CassetteCall[]> = {};
-  for (const [lineage, list] of Object.entries(calls)) out[lineage] = list.map((call) => (call.request === null ? call : { ...call, request: apply(call.request) }));
+  for (const [lineage, list] of Object.entries(calls))
+    out[lineage] = list.map((call) => (call.request === null ? call : { ...call, request: apply(call.request) }));
   return out;
 }
 

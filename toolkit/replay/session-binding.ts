@@ -40,7 +40,8 @@ export class SessionBinding {
   bind(placement: Extract<Placement, { kind: 'start' }>, live: Json): { lineage: string; equal: boolean } {
     const key = placement.parent ? `${placement.parent.lineage}\u0000${placement.parent.id}` : ROOT;
     // Sessions may be added while serving (the model server's `add`): index again only on a miss.
-    const chosen = this.#choose(key, live) ?? (this.#index() ? this.#choose(key, live) : undefined) ?? { lineage: placement.lineage, equal: false };
+    const chosen = this.#choose(key, live) ??
+      (this.#index() ? this.#choose(key, live) : undefined) ?? { lineage: placement.lineage, equal: false };
     this.#bound.add(chosen.lineage);
     return chosen;
   }
@@ -48,7 +49,8 @@ export class SessionBinding {
   #choose(key: string, live: Json): { lineage: string; equal: boolean } | undefined {
     const group = this.#groups.get(key);
     if (!group) return undefined;
-    while (group.firstFree < group.lineages.length && this.#bound.has(group.lineages[group.firstFree] as string)) group.firstFree++;
+    while (group.firstFree < group.lineages.length && this.#bound.has(group.lineages[group.firstFree] as string))
+      group.firstFree++;
     let first: string | undefined;
     for (let i = group.firstFree; i < group.lineages.length; i++) {
       const lineage = group.lineages[i] as string;

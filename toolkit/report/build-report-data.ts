@@ -49,7 +49,9 @@ export function buildReportData(input: ReportInput): ReportData {
     callCounters: new Map(),
     failedMarked: { done: false },
   };
-  const lanes = input.sessions.map((session, index) => drawLane(session, `s${index + 1}`, places[index] as LanePlace, context));
+  const lanes = input.sessions.map((session, index) =>
+    drawLane(session, `s${index + 1}`, places[index] as LanePlace, context),
+  );
   linkLanes(lanes);
   const span = Math.max(0, ...lanes.flatMap((lane) => [lane.end, ...lane.tasks.map((task) => task.end)]));
   return {
@@ -112,8 +114,12 @@ function drawLane(session: SessionLog, laneId: string, place: LanePlace, context
         if (open !== undefined) {
           open.end = time;
           open.text = cut(event.data.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''));
-          open.reasoning = cut(event.data.content.flatMap((block) => (block.type === 'reasoning' ? [block.text] : [])).join(''));
-          open.toolCalls = event.data.content.flatMap((block) => (block.type === 'tool-call' ? [{ id: block.id, name: block.name, arguments: cut(block.arguments) }] : []));
+          open.reasoning = cut(
+            event.data.content.flatMap((block) => (block.type === 'reasoning' ? [block.text] : [])).join(''),
+          );
+          open.toolCalls = event.data.content.flatMap((block) =>
+            block.type === 'tool-call' ? [{ id: block.id, name: block.name, arguments: cut(block.arguments) }] : [],
+          );
         }
         break;
       case 'step/end':
@@ -180,12 +186,19 @@ function drawLane(session: SessionLog, laneId: string, place: LanePlace, context
 }
 
 /** A model call as its step starts: numbered per lineage, matched to its recorded call. */
-function startModelCall(id: string, lineage: string, step: { readonly turn: number; readonly step: number }, time: number, context: LaneContext): Mutable<ReportModelCall> {
+function startModelCall(
+  id: string,
+  lineage: string,
+  step: { readonly turn: number; readonly step: number },
+  time: number,
+  context: LaneContext,
+): Mutable<ReportModelCall> {
   const call = (context.callCounters.get(lineage) ?? 0) + 1;
   context.callCounters.set(lineage, call);
   const recorded = context.cassette?.calls[lineage]?.[call - 1];
   const stream = recorded === undefined ? undefined : readCallStream(recorded);
-  const failed = !context.failedMarked.done && context.failedCall?.lineage === lineage && context.failedCall.call === call;
+  const failed =
+    !context.failedMarked.done && context.failedCall?.lineage === lineage && context.failedCall.call === call;
   if (failed) context.failedMarked.done = true;
   return {
     id,
@@ -195,7 +208,14 @@ function startModelCall(id: string, lineage: string, step: { readonly turn: numb
     start: time,
     end: -1,
     // A call replay refused never streamed its recording.
-    phases: stream === undefined || stream.duration === 0 || failed ? [] : stream.phases.map((phase) => ({ kind: phase.kind, from: phase.start / stream.duration, to: phase.end / stream.duration })),
+    phases:
+      stream === undefined || stream.duration === 0 || failed
+        ? []
+        : stream.phases.map((phase) => ({
+            kind: phase.kind,
+            from: phase.start / stream.duration,
+            to: phase.end / stream.duration,
+          })),
     finish: null,
     request: recorded?.request ? summarizeRequest(recorded.request) : null,
     text: '',
@@ -208,14 +228,29 @@ function startModelCall(id: string, lineage: string, step: { readonly turn: numb
 }
 
 /** A turn's diagnostic goes to the call that failed it; an aborted or failed turn leaves a mark. */
-function endTurn(end: SessionEventMap['turn/end'], time: number, modelCalls: Mutable<ReportModelCall>[], marks: ReportMark[]): void {
+function endTurn(
+  end: SessionEventMap['turn/end'],
+  time: number,
+  modelCalls: Mutable<ReportModelCall>[],
+  marks: ReportMark[],
+): void {
   const { error } = end;
   const last = modelCalls.at(-1);
-  if (error !== undefined && last !== undefined && last.turn === end.turn && last.finish === 'error' && last.error === null) {
+  if (
+    error !== undefined &&
+    last !== undefined &&
+    last.turn === end.turn &&
+    last.finish === 'error' &&
+    last.error === null
+  ) {
     last.error = `${error.code}: ${error.message}`;
   }
   if (end.reason === 'aborted' || end.reason === 'error') {
-    marks.push({ kind: end.reason === 'aborted' ? 'cancel' : 'error', time, label: `turn ${end.turn} ${end.reason}${error ? `: ${error.code} ${error.message}` : ''}` });
+    marks.push({
+      kind: end.reason === 'aborted' ? 'cancel' : 'error',
+      time,
+      label: `turn ${end.turn} ${end.reason}${error ? `: ${error.code} ${error.message}` : ''}`,
+    });
   }
 }
 
@@ -249,7 +284,13 @@ function reportFailure(failure: ReportInput['failures'][number]): ReportFailure 
     ...(where === undefined ? {} : { lineage: where.lineage, call: where.call }),
     ...(where?.divergence === undefined
       ? {}
-      : { divergence: { path: where.divergence.path, recorded: jsonText(where.divergence.recorded), live: jsonText(where.divergence.live) } }),
+      : {
+          divergence: {
+            path: where.divergence.path,
+            recorded: jsonText(where.divergence.recorded),
+            live: jsonText(where.divergence.live),
+          },
+        }),
   };
 }
 
@@ -267,7 +308,9 @@ function jsonText(value: Json | undefined): string {
 }
 
 function cut(text: string): string {
-  return text.length > TEXT_CHARS ? `${text.slice(0, TEXT_CHARS)}… (${text.length - TEXT_CHARS} more characters)` : text;
+  return text.length > TEXT_CHARS
+    ? `${text.slice(0, TEXT_CHARS)}… (${text.length - TEXT_CHARS} more characters)`
+    : text;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -15,7 +15,12 @@ const ERROR_BODY_CHARS = 200;
 
 export function readCallStream(call: CassetteCall): CallStream {
   const response = call.response;
-  const events = 'events' in response ? response.events : 'error' in response && response.error.kind !== 'http' ? (response.error.partial?.events ?? []) : [];
+  const events =
+    'events' in response
+      ? response.events
+      : 'error' in response && response.error.kind !== 'http'
+        ? (response.error.partial?.events ?? [])
+        : [];
   return { ...phasesOf(events), error: 'error' in response ? describeFailure(response.error) : null };
 }
 

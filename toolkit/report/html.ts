@@ -10,7 +10,10 @@ export function escapeHtml(text: string): string {
  * text gives the value back unchanged.
  */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** `12 ms`, `1.25 s`: axis labels and durations. */
@@ -23,7 +26,8 @@ export function formatMs(ms: number): string {
 export const DATA_ELEMENT_ID = 'nestcast-report';
 
 /** No request of any kind leaves the page: everything it needs is inline. */
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 /** The opening of every report page up to `</head>`: the CSP that forbids every request, the inlined style. */
 export function pageHead(title: string): string {

@@ -36,4 +36,3 @@ export function laneTree(sessions: readonly SessionLog[]): LanePlace[] {
   });
   return places;
 }
-

@@ -15,13 +15,20 @@ const BACKGROUND_START = /^started background subagent task (\S+)/;
  */
 export function withRecordedTimes(sessions: readonly SessionLog[], cassette: Cassette): SessionLog[] {
   const places = laneTree(sessions);
-  const durations = new Map(Object.entries(cassette.calls).map(([lineage, calls]) => [lineage, calls.map((call) => readCallStream(call).duration)]));
+  const durations = new Map(
+    Object.entries(cassette.calls).map(([lineage, calls]) => [
+      lineage,
+      calls.map((call) => readCallStream(call).duration),
+    ]),
+  );
   const nextCall = new Map<string, number>();
   const times: (number[] | undefined)[] = sessions.map(() => undefined);
   const starts: number[] = sessions.map(() => 0);
 
   const childOf = (parent: number, callId: string): number | undefined => {
-    const index = places.findIndex((place, i) => place.parent === parent && place.spawnedBy === callId && times[i] === undefined);
+    const index = places.findIndex(
+      (place, i) => place.parent === parent && place.spawnedBy === callId && times[i] === undefined,
+    );
     return index === -1 ? undefined : index;
   };
 
@@ -53,7 +60,10 @@ export function withRecordedTimes(sessions: readonly SessionLog[], cassette: Cas
         const childEnd = child === undefined ? time : play(child, time);
         const background = backgroundTask(session.events, event.data.id);
         if (background !== undefined) taskEnds.set(background, childEnd);
-        toolEnds.set(event.data.id, background !== undefined ? time : Math.max(time, childEnd, awaitedTask(event, taskEnds) ?? time));
+        toolEnds.set(
+          event.data.id,
+          background !== undefined ? time : Math.max(time, childEnd, awaitedTask(event, taskEnds) ?? time),
+        );
         return;
       }
       if (event.type === 'tool/result') time = Math.max(time, toolEnds.get(event.data.id) ?? time);
@@ -69,7 +79,9 @@ export function withRecordedTimes(sessions: readonly SessionLog[], cassette: Cas
     const stamped = times[index] as number[];
     return {
       header: { ...session.header, createdAt: starts[index] as number },
-      events: session.events.map((event, position) => ({ ...event, time: stamped[position] as number }) as SessionEvent),
+      events: session.events.map(
+        (event, position) => ({ ...event, time: stamped[position] as number }) as SessionEvent,
+      ),
     };
   });
 }
@@ -81,7 +93,10 @@ function backgroundTask(events: readonly SessionEvent[], callId: string): string
   return undefined;
 }
 
-function awaitedTask(event: Extract<SessionEvent, { type: 'tool/call' }>, taskEnds: ReadonlyMap<string, number>): number | undefined {
+function awaitedTask(
+  event: Extract<SessionEvent, { type: 'tool/call' }>,
+  taskEnds: ReadonlyMap<string, number>,
+): number | undefined {
   const args = event.data.args as { id?: unknown; wait?: unknown } | null;
   if (event.data.name !== 'task_output' || typeof args?.id !== 'string' || args.wait !== true) return undefined;
   return taskEnds.get(args.id);

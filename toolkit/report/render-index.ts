@@ -8,7 +8,12 @@ export function renderIndexPage(data: ReportIndexData): string {
   const notRun = data.scenarios.length - failed - passed;
   const summary = `${data.scenarios.length} scenario${data.scenarios.length === 1 ? '' : 's'}: ${passed} passed, ${failed} failed${notRun > 0 ? `, ${notRun} not run (drawn from a recording)` : ''}`;
   const rows = data.scenarios.map((entry) => {
-    const result = entry.passed === null ? '<td>– not run</td>' : entry.passed ? '<td class="result-pass">✓ pass</td>' : '<td class="result-fail">✗ FAIL</td>';
+    const result =
+      entry.passed === null
+        ? '<td>– not run</td>'
+        : entry.passed
+          ? '<td class="result-pass">✓ pass</td>'
+          : '<td class="result-fail">✗ FAIL</td>';
     return `<tr data-scenario="${escapeHtml(entry.name)}"><td><a href="${escapeHtml(encodeURI(entry.file))}">${escapeHtml(entry.name)}</a></td>${result}<td class="num">${entry.sessions}</td><td class="num">${entry.modelCalls}</td><td class="num">${entry.durationMs === null ? '–' : escapeHtml(formatMs(entry.durationMs))}</td><td>${entry.firstFailure === null ? '' : `${escapeHtml(entry.firstFailure)}${entry.failures > 1 ? ` (+${entry.failures - 1} more)` : ''}`}</td></tr>`;
   });
   return `${pageHead(`${failed > 0 ? `✗ ${failed} failed · ` : ''}nestcast report`)}

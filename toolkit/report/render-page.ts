@@ -15,7 +15,8 @@ const END_ZONE = 0.85;
 export function renderScenarioPage(data: ReportData, options: { readonly indexHref?: string } = {}): string {
   const { scenario } = data;
   const span = Math.max(data.span, 1);
-  const verdict = scenario.passed === null ? ['none', 'NOT RUN'] : scenario.passed ? ['pass', '✓ PASSED'] : ['fail', '✗ FAILED'];
+  const verdict =
+    scenario.passed === null ? ['none', 'NOT RUN'] : scenario.passed ? ['pass', '✓ PASSED'] : ['fail', '✗ FAILED'];
   const counts = `${data.sessions.length} session${data.sessions.length === 1 ? '' : 's'} · ${scenario.modelCalls} model call${scenario.modelCalls === 1 ? '' : 's'}`;
   const timing = scenario.timing === 'run' ? 'time axis: this run’s clock' : 'time axis: the recording’s timing';
   return `${pageHead(`${scenario.passed === false ? '✗ ' : ''}${scenario.name} · nestcast report`)}
@@ -63,7 +64,10 @@ function renderFailures(data: ReportData): string {
   const failed = data.sessions.flatMap((session) => session.modelCalls).find((call) => call.failed);
   const items = data.failures.map((failure) => {
     const divergence = failure.divergence;
-    const where = failure.lineage === undefined ? '' : ` — model call ${failure.call ?? '?'} of session <code>${escapeHtml(failure.lineage)}</code>`;
+    const where =
+      failure.lineage === undefined
+        ? ''
+        : ` — model call ${failure.call ?? '?'} of session <code>${escapeHtml(failure.lineage)}</code>`;
     const jump =
       failed !== undefined && failure.lineage !== undefined
         ? ` <button type="button" class="link" data-bar="${escapeHtml(failed.id)}">show the failing call</button>`
@@ -88,7 +92,9 @@ function renderTicks(span: number): string {
   const step = tickStep(span);
   const ticks: string[] = [];
   for (let t = 0; t <= span + step / 1000; t += step) {
-    ticks.push(`<span class="tick${t / span > END_ZONE ? ' at-end' : ''}" style="left:${pct(t, span)}%">${escapeHtml(formatMs(t))}</span>`);
+    ticks.push(
+      `<span class="tick${t / span > END_ZONE ? ' at-end' : ''}" style="left:${pct(t, span)}%">${escapeHtml(formatMs(t))}</span>`,
+    );
   }
   return ticks.join('');
 }
@@ -108,9 +114,13 @@ interface Placed {
 }
 
 function renderLane(session: ReportSession, data: ReportData, span: number): string {
-  const model = session.modelCalls.map((call) => placed(call.start, call.end, span, (top) => modelBar(call, session, span, top)));
+  const model = session.modelCalls.map((call) =>
+    placed(call.start, call.end, span, (top) => modelBar(call, session, span, top)),
+  );
   const others = [
-    ...session.toolCalls.map((tool) => placed(tool.start, tool.end, span, (top) => toolBar(tool, session, data, span, top))),
+    ...session.toolCalls.map((tool) =>
+      placed(tool.start, tool.end, span, (top) => toolBar(tool, session, data, span, top)),
+    ),
     ...session.tasks.map((task) => placed(task.start, task.end, span, (top) => taskBar(task, data, span, top))),
   ].sort((a, b) => a.from - b.from);
   const rows = packRows(others);
@@ -128,7 +138,8 @@ function renderLane(session: ReportSession, data: ReportData, span: number): str
     session.seedLength > 0 ? `<span class="badge">fork: ${session.seedLength} inherited events</span>` : '',
     `<span class="badge${session.outcome === 'completed' || session.outcome === 'none' ? '' : ' bad'}">${escapeHtml(outcomeLabel(session.outcome))}</span>`,
   ].join('');
-  const tree = session.depth === 0 ? '' : `<span class="tree" aria-hidden="true">${'  '.repeat(session.depth - 1)}└ </span>`;
+  const tree =
+    session.depth === 0 ? '' : `<span class="tree" aria-hidden="true">${'  '.repeat(session.depth - 1)}└ </span>`;
   const parent = data.sessions.find((candidate) => candidate.id === session.parent);
   const describedParent = parent === undefined ? '' : `, child of ${parent.lineage}`;
   return `<div class="row lane" data-lane-id="${session.id}" data-depth="${session.depth}">
@@ -140,20 +151,39 @@ function renderLane(session: ReportSession, data: ReportData, span: number): str
 function gridlines(span: number): string {
   const step = tickStep(span);
   const lines: string[] = [];
-  for (let t = step; t < span; t += step) lines.push(`<span class="gridline" style="left:${pct(t, span)}%" aria-hidden="true"></span>`);
+  for (let t = step; t < span; t += step)
+    lines.push(`<span class="gridline" style="left:${pct(t, span)}%" aria-hidden="true"></span>`);
   return lines.join('');
 }
 
 function modelBar(call: ReportModelCall, session: ReportSession, span: number, top: number): string {
-  const status = call.failed ? 'is-failed' : call.finish === 'error' ? 'is-error' : call.finish === 'aborted' ? 'is-cancel' : '';
+  const status = call.failed
+    ? 'is-failed'
+    : call.finish === 'error'
+      ? 'is-error'
+      : call.finish === 'aborted'
+        ? 'is-cancel'
+        : '';
   const prefix = call.finish === 'error' ? '✕ ' : call.finish === 'aborted' ? '⊘ ' : '';
   const phases = call.phases
     .filter((phase) => phase.kind !== 'wait' && phase.to > phase.from)
-    .map((phase) => `<span class="phase phase-${phase.kind}" style="left:${(phase.from * 100).toFixed(2)}%;width:${((phase.to - phase.from) * 100).toFixed(2)}%"></span>`)
+    .map(
+      (phase) =>
+        `<span class="phase phase-${phase.kind}" style="left:${(phase.from * 100).toFixed(2)}%;width:${((phase.to - phase.from) * 100).toFixed(2)}%"></span>`,
+    )
     .join('');
   const label = call.failed ? `FAILED: call ${call.call}` : `${prefix}model call ${call.call}`;
   const aria = `${label} of ${session.lineage}, turn ${call.turn} step ${call.step}, ${formatMs(call.end - call.start)}, finish ${call.finish ?? 'none'}`;
-  return barButton(call.id, `bar-model ${status}`, call.start, call.end, span, top, aria, `${phases}<span class="label">${escapeHtml(label)}</span>`);
+  return barButton(
+    call.id,
+    `bar-model ${status}`,
+    call.start,
+    call.end,
+    span,
+    top,
+    aria,
+    `${phases}<span class="label">${escapeHtml(label)}</span>`,
+  );
 }
 
 function toolBar(tool: ReportToolCall, session: ReportSession, data: ReportData, span: number, top: number): string {
@@ -162,17 +192,44 @@ function toolBar(tool: ReportToolCall, session: ReportSession, data: ReportData,
   const prefix = tool.output === null ? '⊘ ' : tool.isError ? '✕ ' : '';
   const label = `${prefix}${tool.name}${child === undefined ? '' : ` → ${child.lineage}`}${tool.background ? ' (background)' : ''}`;
   const aria = `tool call ${label} in ${session.lineage}, ${formatMs(tool.end - tool.start)}${tool.isError ? ', error' : ''}`;
-  return barButton(tool.id, `bar-tool ${status}`, tool.start, tool.end, span, top, aria, `<span class="label">${escapeHtml(label)}</span>`);
+  return barButton(
+    tool.id,
+    `bar-tool ${status}`,
+    tool.start,
+    tool.end,
+    span,
+    top,
+    aria,
+    `<span class="label">${escapeHtml(label)}</span>`,
+  );
 }
 
 function taskBar(task: ReportTask, data: ReportData, span: number, top: number): string {
   const child = data.sessions.find((candidate) => candidate.id === task.child);
   const status = task.outcome === 'failed' ? 'is-error' : task.outcome === 'killed' ? 'is-cancel' : '';
   const label = `task ${task.taskId} (${task.outcome})${child === undefined ? '' : ` → ${child.lineage}`}`;
-  return barButton(task.id, `bar-task ${status}`, task.start, task.end, span, top, `background ${label}, ${formatMs(task.end - task.start)}`, `<span class="label">${escapeHtml(label)}</span>`);
+  return barButton(
+    task.id,
+    `bar-task ${status}`,
+    task.start,
+    task.end,
+    span,
+    top,
+    `background ${label}, ${formatMs(task.end - task.start)}`,
+    `<span class="label">${escapeHtml(label)}</span>`,
+  );
 }
 
-function barButton(id: string, classes: string, start: number, end: number, span: number, top: number, aria: string, inner: string): string {
+function barButton(
+  id: string,
+  classes: string,
+  start: number,
+  end: number,
+  span: number,
+  top: number,
+  aria: string,
+  inner: string,
+): string {
   // Near the end of the axis a bar is anchored by its right edge, so its minimum width grows leftwards, inside the track.
   const where = start / span > END_ZONE ? `right:${pct(span - end, span)}%` : `left:${pct(start, span)}%`;
   return `<button type="button" class="bar ${classes.trim()}" data-bar="${escapeHtml(id)}" aria-controls="details" aria-label="${escapeHtml(aria)}" title="${escapeHtml(aria)}" style="${where};width:${pct(end - start, span)}%;top:${top}px">${inner}</button>`;

@@ -25,7 +25,10 @@ export function runReportInput({ report, evidence }: ScenarioRun): ReportInput {
     const original = raw[index] as SessionLog;
     return {
       header: { ...session.header, createdAt: original.header.createdAt },
-      events: session.events.map((event, position) => ({ ...event, time: (original.events[position] as SessionLog['events'][number]).time })),
+      events: session.events.map((event, position) => ({
+        ...event,
+        time: (original.events[position] as SessionLog['events'][number]).time,
+      })),
     };
   });
   return {
@@ -43,7 +46,10 @@ export function runReportInput({ report, evidence }: ScenarioRun): ReportInput {
 }
 
 /** A recording drawn without running it: its transcripts laid on its recorded timing. */
-export async function recordingReportInput(dir: string, options: { readonly recordHint?: string } = {}): Promise<ReportInput> {
+export async function recordingReportInput(
+  dir: string,
+  options: { readonly recordHint?: string } = {},
+): Promise<ReportInput> {
   const cassette = await loadCassette(dir, options.recordHint === undefined ? {} : { recordHint: options.recordHint });
   const transcripts = await readTranscripts(join(dir, TRANSCRIPTS_DIR));
   const modelCalls = Object.values(cassette.calls).reduce((sum, calls) => sum + calls.length, 0);

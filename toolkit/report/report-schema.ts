@@ -35,7 +35,11 @@ const modelCall = object({
   end: time,
   phases: {
     type: 'array',
-    items: object({ kind: { enum: ['wait', 'reasoning', 'text', 'tool-call'] }, from: { type: 'number', minimum: 0, maximum: 1 }, to: { type: 'number', minimum: 0, maximum: 1 } }),
+    items: object({
+      kind: { enum: ['wait', 'reasoning', 'text', 'tool-call'] },
+      from: { type: 'number', minimum: 0, maximum: 1 },
+      to: { type: 'number', minimum: 0, maximum: 1 },
+    }),
   },
   finish: { enum: ['stop', 'tool-calls', 'max-tokens', 'content-filter', 'error', 'aborted', 'other', null] },
   request: nullableText,
@@ -93,12 +97,26 @@ const session = object({
 export const reportDataSchema: JsonSchema = object({
   format: { const: REPORT_FORMAT },
   version: { const: REPORT_VERSION },
-  scenario: object({ name: text, kind, passed, durationMs: duration, source: text, timing: { enum: ['run', 'recorded'] }, modelCalls: count }),
+  scenario: object({
+    name: text,
+    kind,
+    passed,
+    durationMs: duration,
+    source: text,
+    timing: { enum: ['run', 'recorded'] },
+    modelCalls: count,
+  }),
   span: time,
   failures: {
     type: 'array',
     items: object(
-      { code: text, message: text, lineage: text, call: turnOrStep, divergence: object({ path: text, recorded: text, live: text }) },
+      {
+        code: text,
+        message: text,
+        lineage: text,
+        call: turnOrStep,
+        divergence: object({ path: text, recorded: text, live: text }),
+      },
       ['lineage', 'call', 'divergence'],
     ),
   },
@@ -111,7 +129,17 @@ export const reportIndexSchema: JsonSchema = object({
   version: { const: REPORT_VERSION },
   scenarios: {
     type: 'array',
-    items: object({ name: text, file: text, kind, passed, durationMs: duration, sessions: count, modelCalls: count, failures: count, firstFailure: nullableText }),
+    items: object({
+      name: text,
+      file: text,
+      kind,
+      passed,
+      durationMs: duration,
+      sessions: count,
+      modelCalls: count,
+      failures: count,
+      firstFailure: nullableText,
+    }),
   },
 });
 

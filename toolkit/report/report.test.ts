@@ -22,7 +22,15 @@ const REPO = process.cwd();
 function memoryIo(env: NodeJS.ProcessEnv = {}): CliIo & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
-  return { stdout: (t) => void (out += t), stderr: (t) => void (err += t), env, cwd: REPO, color: false, out: () => out, err: () => err };
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env,
+    cwd: REPO,
+    color: false,
+    out: () => out,
+    err: () => err,
+  };
 }
 
 async function page(dir: string, name: string): Promise<ReportData> {
@@ -52,7 +60,13 @@ describe('nestcast run --report', () => {
     const io = memoryIo({ NO_COLOR: '1' });
     expect(await main(['run', 'mixed', 'parallel', 'acp-child', 'background', '--report', dir], io)).toBe(0);
     expect(io.out()).toContain(`report: ${join(dir, 'index.html')}`);
-    expect((await readdir(dir)).sort()).toEqual(['acp-child.html', 'background.html', 'index.html', 'mixed.html', 'parallel.html']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'acp-child.html',
+      'background.html',
+      'index.html',
+      'mixed.html',
+      'parallel.html',
+    ]);
 
     const index = embeddedData<ReportIndexData>((await readReportPage(join(dir, 'index.html'))).html);
     expect(checkReportIndex(index).ok).toBe(true);
@@ -71,9 +85,16 @@ describe('nestcast run --report', () => {
       expect(data.sessions.map((s) => s.lineage)).toEqual(transcripts.map((t) => t.header.lineage));
       for (const session of data.sessions) {
         // One bar per recorded model call, numbered as the cassette numbers them.
-        expect(session.modelCalls.map((call) => call.call), `${name} ${session.lineage}`).toEqual((cassette.calls[session.lineage] ?? []).map((_, i) => i + 1));
+        expect(
+          session.modelCalls.map((call) => call.call),
+          `${name} ${session.lineage}`,
+        ).toEqual((cassette.calls[session.lineage] ?? []).map((_, i) => i + 1));
         const transcript = transcripts.find((t) => t.header.lineage === session.lineage);
-        expect(session.toolCalls.map((tool) => tool.callId)).toEqual(transcript?.events.flatMap((e) => (e.type === 'tool/call' && e.seq >= (transcript.header.seedLength ?? 0) ? [e.data.id] : [])));
+        expect(session.toolCalls.map((tool) => tool.callId)).toEqual(
+          transcript?.events.flatMap((e) =>
+            e.type === 'tool/call' && e.seq >= (transcript.header.seedLength ?? 0) ? [e.data.id] : [],
+          ),
+        );
         expect(session.start).toBeLessThanOrEqual(session.end);
         expect(session.end).toBeLessThanOrEqual(data.span);
         if (session.parent !== null) {
@@ -85,7 +106,11 @@ describe('nestcast run --report', () => {
       }
     }
 
-    expect(lane(await page(dir, 'acp-child'), 'main/call_prime')).toMatchObject({ outOfProcess: true, depth: 1, parent: 's1' });
+    expect(lane(await page(dir, 'acp-child'), 'main/call_prime')).toMatchObject({
+      outOfProcess: true,
+      depth: 1,
+      parent: 's1',
+    });
     expect(lane(await page(dir, 'mixed'), 'main/call_fruits').outOfProcess).toBe(false);
     expect(lane(await page(dir, 'mixed'), 'main/call_pick').seedLength).toBeGreaterThan(0);
     const parallel = await page(dir, 'parallel');
@@ -96,7 +121,9 @@ describe('nestcast run --report', () => {
     expect(reasoning?.request).toMatch(/^deepseek-v4-flash · 2 messages/);
 
     const background = lane(await page(dir, 'background'), 'main');
-    expect(background.tasks).toEqual([expect.objectContaining({ taskId: 'subagent-1', callId: 'call_peak', child: 's2', outcome: 'completed' })]);
+    expect(background.tasks).toEqual([
+      expect.objectContaining({ taskId: 'subagent-1', callId: 'call_peak', child: 's2', outcome: 'completed' }),
+    ]);
     expect(background.toolCalls.find((tool) => tool.callId === 'call_peak')?.background).toBe(true);
   });
 
@@ -111,7 +138,9 @@ describe('nestcast run --report', () => {
     const { html } = await readReportPage(join(dir, 'spawn-one.html'));
     const data = await page(dir, 'spawn-one');
     expect(data.scenario.passed).toBe(false);
-    const failed = data.sessions.flatMap((session) => session.modelCalls.filter((call) => call.failed).map((call) => [session.lineage, call.call]));
+    const failed = data.sessions.flatMap((session) =>
+      session.modelCalls.filter((call) => call.failed).map((call) => [session.lineage, call.call]),
+    );
     expect(failed).toEqual([['main', 2]]);
     expect(data.failures[0]).toMatchObject({
       code: 'REQUEST_MISMATCH',
@@ -124,7 +153,9 @@ describe('nestcast run --report', () => {
     // Replay refused the call, so nothing of its recording streamed: no phases drawn.
     expect(data.sessions[0]?.modelCalls[1]?.phases).toEqual([]);
     const index = embeddedData<ReportIndexData>((await readReportPage(join(dir, 'index.html'))).html);
-    expect(index.scenarios).toEqual([expect.objectContaining({ name: 'spawn-one', passed: false, firstFailure: 'REQUEST_MISMATCH' })]);
+    expect(index.scenarios).toEqual([
+      expect.objectContaining({ name: 'spawn-one', passed: false, firstFailure: 'REQUEST_MISMATCH' }),
+    ]);
   });
 
   it('draws a record run too, from the calls it just recorded', async () => {
@@ -133,7 +164,9 @@ describe('nestcast run --report', () => {
     expect(await main(['record', 'hello-child', '--recordings', join(temp, 'recorded'), '--report', dir], io)).toBe(0);
     const data = await page(dir, 'hello-child');
     expect(data.scenario).toMatchObject({ kind: 'record', passed: true, timing: 'run', modelCalls: 3 });
-    expect(data.sessions.map((s) => [s.lineage, s.modelCalls.length, s.modelCalls.every((call) => call.request !== null)])).toEqual([
+    expect(
+      data.sessions.map((s) => [s.lineage, s.modelCalls.length, s.modelCalls.every((call) => call.request !== null)]),
+    ).toEqual([
       ['main', 2, true],
       ['main/call_hello', 1, true],
     ]);
@@ -171,7 +204,8 @@ describe('nestcast show', () => {
         session.modelCalls.forEach((call) => {
           const recorded = cassette.calls[session.lineage]?.[call.call - 1];
           expect(recorded, `${name} ${session.lineage} call ${call.call}`).toBeDefined();
-          if (recorded && call.finish !== 'aborted') expect(call.end - call.start).toBe(readCallStream(recorded).duration);
+          if (recorded && call.finish !== 'aborted')
+            expect(call.end - call.start).toBe(readCallStream(recorded).duration);
         });
       }
     }
@@ -188,8 +222,13 @@ describe('nestcast show', () => {
     // Parallel children start together, when the call that asked for both has streamed.
     const parallel = await page(dir, 'parallel');
     const first = lane(parallel, 'main').modelCalls[0];
-    expect([lane(parallel, 'main/call_iceland').start, lane(parallel, 'main/call_malta').start]).toEqual([first?.end, first?.end]);
-    expect(lane(parallel, 'main').modelCalls[1]?.start).toBe(Math.max(lane(parallel, 'main/call_iceland').end, lane(parallel, 'main/call_malta').end));
+    expect([lane(parallel, 'main/call_iceland').start, lane(parallel, 'main/call_malta').start]).toEqual([
+      first?.end,
+      first?.end,
+    ]);
+    expect(lane(parallel, 'main').modelCalls[1]?.start).toBe(
+      Math.max(lane(parallel, 'main/call_iceland').end, lane(parallel, 'main/call_malta').end),
+    );
     const background = await page(dir, 'background');
     const task = lane(background, 'main').tasks[0];
     const collect = lane(background, 'main').toolCalls.find((tool) => tool.name === 'task_output');
@@ -226,7 +265,12 @@ describe('the embedded data', () => {
       timing: 'run',
       sessions: [],
       modelCalls: 0,
-      failures: [{ code: 'CASSETTE_NOT_FOUND', message: 'unscripted: No recording. Record one with: nestcast record unscripted' }],
+      failures: [
+        {
+          code: 'CASSETTE_NOT_FOUND',
+          message: 'unscripted: No recording. Record one with: nestcast record unscripted',
+        },
+      ],
     });
     expect(checkReportData(data)).toMatchObject({ ok: true });
     expect(data).toMatchObject({ span: 0, sessions: [], failures: [{ code: 'CASSETTE_NOT_FOUND' }] });
@@ -235,12 +279,17 @@ describe('the embedded data', () => {
 
   it('reads back unchanged from the page whatever the strings hold, and never closes its script element', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom('</script>', '<!--', '\u2028', '</SCRIPT', ']]>'))), (strings) => {
-        const html = `<script type="application/json" id="nestcast-report">${embedJson({ strings })}</script>`;
-        // HTML ends a script at `</script` in ASCII case only; toLowerCase would shift indices ('İ' → 'i̇').
-        expect(html.search(/<\/script/i)).toBe(html.length - '</script>'.length);
-        expect(embeddedData<{ strings: string[] }>(html).strings).toEqual(strings);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom('</script>', '<!--', '\u2028', '</SCRIPT', ']]>')),
+        ),
+        (strings) => {
+          const html = `<script type="application/json" id="nestcast-report">${embedJson({ strings })}</script>`;
+          // HTML ends a script at `</script` in ASCII case only; toLowerCase would shift indices ('İ' → 'i̇').
+          expect(html.search(/<\/script/i)).toBe(html.length - '</script>'.length);
+          expect(embeddedData<{ strings: string[] }>(html).strings).toEqual(strings);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -26,9 +26,16 @@ export interface WriteReportOptions {
  * the first byte is written; if one is found nothing is written. Each file then appears whole
  * (temp file, then rename), so a reader never opens half a page.
  */
-export async function writeReportFiles(dir: string, files: readonly ReportFile[], options: WriteReportOptions = {}): Promise<string[]> {
+export async function writeReportFiles(
+  dir: string,
+  files: readonly ReportFile[],
+  options: WriteReportOptions = {},
+): Promise<string[]> {
   const hit = findSecret(
-    files.flatMap((file) => [{ where: file.name, text: file.text }, ...(file.data === undefined ? [] : [{ where: `${file.name} (its data)`, text: file.data }])]),
+    files.flatMap((file) => [
+      { where: file.name, text: file.text },
+      ...(file.data === undefined ? [] : [{ where: `${file.name} (its data)`, text: file.data }]),
+    ]),
     // The one scan: given secrets, those this process has seen (headers, scrubbed env), and env's key-like values.
     knownSecrets(options.secrets, options.env ?? {}),
   );
@@ -49,8 +56,12 @@ export async function writeReportFiles(dir: string, files: readonly ReportFile[]
     }
     return paths;
   } catch (error) {
-    throw new ReportError('REPORT_NOT_WRITTEN', `Could not write the report to ${dir}: ${(error as Error).message}. Give --report a folder you can write to.`, {
-      cause: error,
-    });
+    throw new ReportError(
+      'REPORT_NOT_WRITTEN',
+      `Could not write the report to ${dir}: ${(error as Error).message}. Give --report a folder you can write to.`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -20,12 +20,20 @@ export interface WrittenReport {
  * against the schema before anything is written; a page that does not match is a bug in
  * nestcast, reported as REPORT_INVALID rather than written.
  */
-export async function writeReport(dir: string, inputs: readonly ReportInput[], options: WriteReportOptions = {}): Promise<WrittenReport> {
+export async function writeReport(
+  dir: string,
+  inputs: readonly ReportInput[],
+  options: WriteReportOptions = {},
+): Promise<WrittenReport> {
   const names = pageNames(inputs.map((input) => input.name));
   const pages = inputs.map((input, index) => {
     const data = buildReportData(input);
     const checked = checkReportData(data);
-    if (!checked.ok) throw new ReportError('REPORT_INVALID', `The report data of scenario "${input.name}" does not match its schema: ${checked.problem}. This is a bug in nestcast; please report it.`);
+    if (!checked.ok)
+      throw new ReportError(
+        'REPORT_INVALID',
+        `The report data of scenario "${input.name}" does not match its schema: ${checked.problem}. This is a bug in nestcast; please report it.`,
+      );
     return { name: names[index] as string, data };
   });
   const index: ReportIndexData = {
@@ -44,13 +52,24 @@ export async function writeReport(dir: string, inputs: readonly ReportInput[], o
     })),
   };
   const checkedIndex = checkReportIndex(index);
-  if (!checkedIndex.ok) throw new ReportError('REPORT_INVALID', `The report index does not match its schema: ${checkedIndex.problem}. This is a bug in nestcast; please report it.`);
+  if (!checkedIndex.ok)
+    throw new ReportError(
+      'REPORT_INVALID',
+      `The report index does not match its schema: ${checkedIndex.problem}. This is a bug in nestcast; please report it.`,
+    );
   const files: ReportFile[] = [
-    ...pages.map(({ name, data }) => ({ name, text: renderScenarioPage(data, { indexHref: INDEX_FILE }), data: JSON.stringify(data) })),
+    ...pages.map(({ name, data }) => ({
+      name,
+      text: renderScenarioPage(data, { indexHref: INDEX_FILE }),
+      data: JSON.stringify(data),
+    })),
     { name: INDEX_FILE, text: renderIndexPage(index), data: JSON.stringify(index) },
   ];
   await writeReportFiles(dir, files, options);
-  return { index: join(dir, INDEX_FILE), pages: pages.map(({ name, data }) => ({ name: data.scenario.name, path: join(dir, name), data })) };
+  return {
+    index: join(dir, INDEX_FILE),
+    pages: pages.map(({ name, data }) => ({ name: data.scenario.name, path: join(dir, name), data })),
+  };
 }
 
 /** `<scenario>.html`, file-name safe and never `index.html`; a clash gets `-2`, `-3`… */

@@ -21,7 +21,13 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   const lineage = env[CHILD_ENV.lineage] ?? DEFAULT_LINEAGE;
   if (mode === undefined || mode === '' || outbox === undefined) return undefined;
   // Loaded only here: a child that is not part of a scenario run starts without them.
-  const [{ loadCassette }, { installNetworkGuard }, { createRecordingFetch }, { redirectingFetch }, { createReplayingFetch }] = await Promise.all([
+  const [
+    { loadCassette },
+    { installNetworkGuard },
+    { createRecordingFetch },
+    { redirectingFetch },
+    { createReplayingFetch },
+  ] = await Promise.all([
     import('../cassette/load-cassette.js'),
     import('../guard/network-guard.js'),
     import('../record/recording-fetch.js'),
@@ -30,11 +36,15 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
   ]);
   if (mode === 'replay') {
     const dir = env[CHILD_ENV.cassette];
-    if (dir === undefined) throw new Error(`${CHILD_ENV.mode}=replay needs ${CHILD_ENV.cassette}: the cassette folder to replay from`);
+    if (dir === undefined)
+      throw new Error(`${CHILD_ENV.mode}=replay needs ${CHILD_ENV.cassette}: the cassette folder to replay from`);
     const recordHint = env[CHILD_ENV.recordHint];
     const cassette = await loadCassette(dir, recordHint ? { recordHint } : {});
     const authored = Object.values(cassette.calls).some((calls) => calls.some((call) => call.request === null));
-    const replay = createReplayingFetch(cassette, { mode: authored ? 'sequence' : 'strict', ...(recordHint ? { recordHint } : {}) });
+    const replay = createReplayingFetch(cassette, {
+      mode: authored ? 'sequence' : 'strict',
+      ...(recordHint ? { recordHint } : {}),
+    });
     const guard = installNetworkGuard();
     return {
       fetch: replay,
@@ -54,7 +64,9 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
             failures.push({ code: 'NETWORK_ESCAPE', message: (error as Error).message });
           }
         }
-        const touched = report.sessions.filter((session) => session.consumed > 0 || session.lineage === lineage || session.lineage.startsWith(`${lineage}/`));
+        const touched = report.sessions.filter(
+          (session) => session.consumed > 0 || session.lineage === lineage || session.lineage.startsWith(`${lineage}/`),
+        );
         await writeReplayReport(outbox, lineage, { sessions: touched, failures });
       },
     };
@@ -65,7 +77,11 @@ export async function childModelFromEnv(env: NodeJS.ProcessEnv): Promise<ChildMo
     const baseUrl = env['DEEPSEEK_BASE_URL'];
     const fetchImpl = upstream && baseUrl ? redirectingFetch(globalThis.fetch, baseUrl, upstream) : globalThis.fetch;
     // The upstream is our model server only when the parent says so; a real endpoint never gets the lineage header.
-    const recording = createRecordingFetch({ fetch: fetchImpl, secrets: key ? [key] : [], forwardLineage: Boolean(upstream && baseUrl) });
+    const recording = createRecordingFetch({
+      fetch: fetchImpl,
+      secrets: key ? [key] : [],
+      forwardLineage: Boolean(upstream && baseUrl),
+    });
     return {
       fetch: recording,
       async finish() {

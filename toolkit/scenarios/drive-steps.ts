@@ -37,7 +37,9 @@ async function runSteps(agent: Agent, steps: readonly ScenarioStep[], watch: Wat
       continue;
     }
     const abort = new AbortController();
-    const disarm = step.cancel ? arm(step.cancel, watch, () => abort.abort('the scenario cancelled the prompt')) : () => undefined;
+    const disarm = step.cancel
+      ? arm(step.cancel, watch, () => abort.abort('the scenario cancelled the prompt'))
+      : () => undefined;
     try {
       outcomes.push(await agent.run(step.prompt, { signal: abort.signal }));
     } finally {
@@ -54,7 +56,12 @@ function waitFor(trigger: Trigger, watch: Watch): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       disarm();
-      reject(new ScenarioError('WAIT_TIMEOUT', `the step waiting for ${JSON.stringify(trigger)} was never reached; check the lineage and the text or event type it names`));
+      reject(
+        new ScenarioError(
+          'WAIT_TIMEOUT',
+          `the step waiting for ${JSON.stringify(trigger)} was never reached; check the lineage and the text or event type it names`,
+        ),
+      );
     }, WAIT_LIMIT_MS);
     const disarm = arm(trigger, watch, () => {
       clearTimeout(timer);

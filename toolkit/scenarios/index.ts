@@ -1,11 +1,5 @@
 export { defineScenario } from './define-scenario.js';
-export type {
-  ScenarioDefinition,
-  ScenarioExpectations,
-  ScenarioProvider,
-  ScenarioStep,
-  Trigger,
-} from './types.js';
+export type { ScenarioDefinition, ScenarioExpectations, ScenarioProvider, ScenarioStep, Trigger } from './types.js';
 export { runScenario, type RunScenarioOptions, type RunEvidence, type ScenarioReport } from './run-scenario.js';
 export { listScenarios, loadScenarios } from './load-scenarios.js';
 export { narrowScenarios, parseShard, selectScenarios } from './select-scenarios.js';

@@ -36,12 +36,16 @@ describe('loadScenario', () => {
       code: 'SCENARIO_INVALID',
       message: expect.stringContaining('Scenario "twice" is defined twice in') as unknown,
     });
-    await expect(loadScenario(join(dir, 'dup'), 'twice')).rejects.toThrow(/twice\.scenario\.js and twice\.scenario\.mjs/);
+    await expect(loadScenario(join(dir, 'dup'), 'twice')).rejects.toThrow(
+      /twice\.scenario\.js and twice\.scenario\.mjs/,
+    );
   });
 
   it('refuses a name with no file with the list of known scenarios', async () => {
     await expect(loadScenario(dir, 'missing')).rejects.toMatchObject({ code: 'UNKNOWN_SCENARIO' });
-    await expect(loadScenario(dir, 'missing')).rejects.toThrow(/Unknown scenario "missing" in .*\. Known: plain, renamed\./);
+    await expect(loadScenario(dir, 'missing')).rejects.toThrow(
+      /Unknown scenario "missing" in .*\. Known: plain, renamed\./,
+    );
   });
 
   it('refuses a name that is a path into another folder, even when a scenario file is there', async () => {

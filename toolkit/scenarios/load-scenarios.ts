@@ -22,7 +22,10 @@ async function scenarioFiles(dir: string): Promise<Map<string, string>> {
     entries = await readdir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ScenarioError('UNKNOWN_SCENARIO', `There is no scenarios folder at ${dir}; create it or pass --scenarios <dir>.`);
+      throw new ScenarioError(
+        'UNKNOWN_SCENARIO',
+        `There is no scenarios folder at ${dir}; create it or pass --scenarios <dir>.`,
+      );
     }
     throw error;
   }
@@ -33,7 +36,10 @@ async function scenarioFiles(dir: string): Promise<Map<string, string>> {
     const name = entry.slice(0, -suffix.length);
     const other = files.get(name);
     if (other !== undefined) {
-      throw new ScenarioError('SCENARIO_INVALID', `Scenario "${name}" is defined twice in ${dir}: ${other} and ${entry}; delete or rename one.`);
+      throw new ScenarioError(
+        'SCENARIO_INVALID',
+        `Scenario "${name}" is defined twice in ${dir}: ${other} and ${entry}; delete or rename one.`,
+      );
     }
     files.set(name, entry);
   }
@@ -63,7 +69,14 @@ export async function loadScenario(dir: string, name: string): Promise<ScenarioD
  */
 async function scenarioFile(dir: string, name: string): Promise<string> {
   if (name !== '' && name === basename(name)) {
-    const present = await Promise.all(SCENARIO_SUFFIXES.map((suffix) => lstat(join(dir, `${name}${suffix}`)).then(() => true, () => false)));
+    const present = await Promise.all(
+      SCENARIO_SUFFIXES.map((suffix) =>
+        lstat(join(dir, `${name}${suffix}`)).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     const found = SCENARIO_SUFFIXES.filter((_suffix, i) => present[i]);
     if (found.length === 1) return `${name}${found[0] as string}`;
   }
@@ -79,7 +92,10 @@ async function importDefinition(file: string, name: string): Promise<ScenarioDef
     throw new ScenarioError('SCENARIO_INVALID', `${file} must \`export default defineScenario({...})\`.`);
   }
   if (definition.name !== name) {
-    throw new ScenarioError('SCENARIO_INVALID', `${file} defines a scenario named "${definition.name}"; its name must match the file name ("${name}").`);
+    throw new ScenarioError(
+      'SCENARIO_INVALID',
+      `${file} defines a scenario named "${definition.name}"; its name must match the file name ("${name}").`,
+    );
   }
   return definition;
 }

@@ -13,7 +13,8 @@ export function nestcastCliCommand(): { command: string; args: string[] } {
     if (existsSync(built) && dir.endsWith('dist')) return { command: process.execPath, args: [built] };
     const source = join(dir, 'toolkit', 'cli', 'bin.ts');
     // Absolute: the child runs in the session's cwd, where a bare `tsx` would not resolve.
-    if (existsSync(source)) return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), source] };
+    if (existsSync(source))
+      return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), source] };
     dir = dirname(dir);
   }
   throw new Error(`cannot find the nestcast CLI near ${fileURLToPath(import.meta.url)}`);

@@ -97,7 +97,9 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
   const guard: NetworkGuard = installNetworkGuard();
   // Never reached: the replaying fetch answers everything, and the guard fails anything else. The
   // client gets the URL it was recorded with, so whatever quotes it (an error message) is unchanged.
-  const baseUrl = cassette.provenance.baseUrl ?? (cassette.provenance.source === 'authored' ? MODEL_SERVER_STAND_IN : DEEPSEEK_BASE_URL);
+  const baseUrl =
+    cassette.provenance.baseUrl ??
+    (cassette.provenance.source === 'authored' ? MODEL_SERVER_STAND_IN : DEEPSEEK_BASE_URL);
   return {
     fetch: replay,
     baseUrl,
@@ -109,7 +111,10 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
       DEEPSEEK_BASE_URL: baseUrl,
     },
     protocolChannel: () => protocol.channel,
-    describe: cassette.provenance.source === 'authored' && cassette.location === undefined ? 'authored script (no recording yet)' : `recording at ${options.recordingDir}`,
+    describe:
+      cassette.provenance.source === 'authored' && cassette.location === undefined
+        ? 'authored script (no recording yet)'
+        : `recording at ${options.recordingDir}`,
     fromRecording: cassette.location !== undefined,
     async finish() {
       const children = await readChildReplays(outbox);
@@ -194,7 +199,9 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const children = await joinChildRecordings(outbox, own);
       const calls = children.calls;
       const fromScript = server !== undefined && scenario.script !== undefined;
-      const provenance = fromScript ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) } : own.provenance;
+      const provenance = fromScript
+        ? { ...own.provenance, scriptFingerprint: scriptFingerprint(scenario.script as AuthoredScript) }
+        : own.provenance;
       const merged: Cassette = { ...own, provenance, calls };
       const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
       const exchanges = await protocol.exchanges();
@@ -203,7 +210,9 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       const failures: Error[] = [
         ...children.failures,
         ...misfits,
-        ...(misfits.length > 0 ? [] : unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem))),
+        ...(misfits.length > 0
+          ? []
+          : unexpectedCallFailures(scenario, calls).map((problem) => new ScenarioError('NOT_SAVED', problem))),
       ];
       const save = async (dir: string): Promise<SaveResult> => {
         // Protocol exchanges are scanned for the same keys plus every key-like variable the children could see.
@@ -243,7 +252,9 @@ function refuseChangedScript(scenario: ScenarioDefinition, cassette: Cassette, r
 function scriptMisfits(scenario: ScenarioDefinition, sessions: readonly Consumption[]): Error[] {
   const scripted = Object.keys(scenario.script?.lineages ?? {}).sort();
   const failures: Error[] = [];
-  const unscripted = sessions.filter((session) => !scripted.includes(session.lineage)).map((session) => session.lineage);
+  const unscripted = sessions
+    .filter((session) => !scripted.includes(session.lineage))
+    .map((session) => session.lineage);
   if (unscripted.length > 0) {
     failures.push(
       new ScenarioError(

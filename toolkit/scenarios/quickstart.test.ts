@@ -9,7 +9,14 @@ const REPO = process.cwd();
 
 function silentIo(): CliIo & { out: () => string } {
   let out = '';
-  return { stdout: (text) => void (out += text), stderr: () => undefined, env: { NO_COLOR: '1' }, cwd: REPO, color: false, out: () => out };
+  return {
+    stdout: (text) => void (out += text),
+    stderr: () => undefined,
+    env: { NO_COLOR: '1' },
+    cwd: REPO,
+    color: false,
+    out: () => out,
+  };
 }
 
 let recordings: string;

@@ -10,7 +10,11 @@ import { runScenarioToVerdict } from './verdict/run-to-verdict.js';
  * The one place a scenario turns into a verdict, serial or in a worker: an import that throws
  * fails that scenario, not the run, and the scenarios after it still run.
  */
-export async function runScenarioFile(dir: string, name: string, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+export async function runScenarioFile(
+  dir: string,
+  name: string,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioReport> {
   const started = performance.now();
   let scenario;
   try {
@@ -19,10 +23,15 @@ export async function runScenarioFile(dir: string, name: string, options: RunSce
     const code = (error as { code?: unknown } | null)?.code;
     const message = error instanceof Error ? error.message : String(error);
     const own = code === 'SCENARIO_INVALID' || code === 'SCENARIO_STALLED' || code === 'SCENARIO_TIMEOUT';
-    return failedReport(name, options.mode ?? 'replay', {
-      code: own ? code : 'SCENARIO_LOAD_FAILED',
-      message: own ? message : `importing its file failed: ${message}`,
-    }, performance.now() - started);
+    return failedReport(
+      name,
+      options.mode ?? 'replay',
+      {
+        code: own ? code : 'SCENARIO_LOAD_FAILED',
+        message: own ? message : `importing its file failed: ${message}`,
+      },
+      performance.now() - started,
+    );
   }
   return runScenarioToVerdict(scenario, options);
 }
@@ -40,7 +49,11 @@ async function importWithinLimits(dir: string, name: string, timeout: number | u
     });
     return await failOnDrain(
       Promise.race([loadScenario(dir, name), timedOut]),
-      () => new ScenarioError('SCENARIO_STALLED', 'importing its file stopped with nothing left to wait on: its top-level await never settles. Make module loading finish; do the work in the scenario\'s steps or tools.'),
+      () =>
+        new ScenarioError(
+          'SCENARIO_STALLED',
+          "importing its file stopped with nothing left to wait on: its top-level await never settles. Make module loading finish; do the work in the scenario's steps or tools.",
+        ),
     );
   } finally {
     deadline.cancel();

@@ -76,7 +76,10 @@ export interface ScenarioReport {
  * session log passes the invariants, the transcripts equal the committed ones, and the
  * scenario's expectations hold. Never throws for a scenario failure: it is in the report.
  */
-export async function runScenario(scenario: ScenarioDefinition, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+export async function runScenario(
+  scenario: ScenarioDefinition,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioReport> {
   const started = performance.now();
   const mode = options.mode ?? 'replay';
   const writing = mode === 'record' || options.update === true;
@@ -90,7 +93,13 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
   let source: ModelSource | undefined;
   try {
     source = await openModelSource(scenario, folders, { ...options, mode });
-    const interrupted = await driveScenario(scenario, { folders, source, logger: log.logger, deadline, interrupt: options.interrupt });
+    const interrupted = await driveScenario(scenario, {
+      folders,
+      source,
+      logger: log.logger,
+      deadline,
+      interrupt: options.interrupt,
+    });
     if (interrupted !== undefined) failures.add(interrupted.code, interrupted.message);
     else await judgeRun(scenario, { folders, source, options, writing }, failures, tally);
   } catch (error) {
@@ -124,7 +133,11 @@ export async function runScenario(scenario: ScenarioDefinition, options: RunScen
 export function assertScenarioPassed(report: ScenarioReport): void {
   if (report.passed) return;
   const [first] = report.failures;
-  throw new ScenarioError(first?.code ?? 'ERROR', describeFailures(report), first?.cause !== undefined ? { cause: first.cause } : undefined);
+  throw new ScenarioError(
+    first?.code ?? 'ERROR',
+    describeFailures(report),
+    first?.cause !== undefined ? { cause: first.cause } : undefined,
+  );
 }
 
 /** Every failure as `[CODE] message`, then the harness log of the run, if it kept one. */

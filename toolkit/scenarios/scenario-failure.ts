@@ -36,7 +36,11 @@ export interface ScenarioFailure {
 /** The failures of one run, in order, each once, its message prefixed with the scenario's name. */
 export interface FailureList {
   readonly all: ScenarioFailure[];
-  add(code: ScenarioFailureCode, message: string, from?: { readonly failedCall?: FailedCall; readonly cause?: unknown }): void;
+  add(
+    code: ScenarioFailureCode,
+    message: string,
+    from?: { readonly failedCall?: FailedCall; readonly cause?: unknown },
+  ): void;
   /** A thrown value as a failure with its own code and the value as its cause. */
   addThrown(error: unknown): void;
   /** Puts failures before all others, unmerged: the causes the others only show the effect of. */
@@ -46,7 +50,11 @@ export interface FailureList {
 export function failureList(scenario: string): FailureList {
   const all: ScenarioFailure[] = [];
   const add: FailureList['add'] = (code, message, from = {}) => {
-    const failure = { code, message: `${scenario}: ${message}`, ...(from.failedCall !== undefined ? { failedCall: from.failedCall } : {}) };
+    const failure = {
+      code,
+      message: `${scenario}: ${message}`,
+      ...(from.failedCall !== undefined ? { failedCall: from.failedCall } : {}),
+    };
     // Once per scenario: a client that retries meets the same replay failure several times.
     if (all.some((seen) => seen.code === failure.code && seen.message === failure.message)) return;
     if (from.cause !== undefined) Object.defineProperty(failure, 'cause', { value: from.cause, enumerable: false });
@@ -56,7 +64,8 @@ export function failureList(scenario: string): FailureList {
     all,
     add,
     addThrown: (error) => add(codeOf(error), error instanceof Error ? error.message : String(error), { cause: error }),
-    lead: (causes) => void all.unshift(...causes.map(({ code, message }) => ({ code, message: `${scenario}: ${message}` }))),
+    lead: (causes) =>
+      void all.unshift(...causes.map(({ code, message }) => ({ code, message: `${scenario}: ${message}` }))),
   };
 }
 

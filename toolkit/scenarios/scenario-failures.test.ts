@@ -46,14 +46,23 @@ beforeAll(async () => {
   dirs = { scenariosDir: join(temp, 'scenarios'), recordingsDir: join(temp, 'recordings') };
   await mkdir(dirs.scenariosDir, { recursive: true });
   await mkdir(dirs.recordingsDir, { recursive: true });
-  await copyScenario('hello-child', 'prompt-edited', dirs, (source) => source.replace('Ask a helper to say hello.', 'Ask a helper to say hi.'));
+  await copyScenario('hello-child', 'prompt-edited', dirs, (source) =>
+    source.replace('Ask a helper to say hello.', 'Ask a helper to say hi.'),
+  );
   await copyScenario('hello-child', 'transcript-edited', dirs);
   const transcript = join(dirs.recordingsDir, 'transcript-edited', 'transcripts', 'main.jsonl');
-  await writeFile(transcript, (await readFile(transcript, 'utf8')).replace('The helper says: Hello!', 'The helper says: Howdy!'));
+  await writeFile(
+    transcript,
+    (await readFile(transcript, 'utf8')).replace('The helper says: Hello!', 'The helper says: Howdy!'),
+  );
   await copyScenario('hello-child', 'expects-more', dirs, (source) => source.replace('sessions: 2,', 'sessions: 3,'));
   // Ends only when its call is aborted: only the scenario's time limit stops the run.
-  const untilAborted = "(_args, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted')))";
-  await writeFile(join(dirs.scenariosDir, 'over-its-limit.scenario.ts'), toolScenario('over-its-limit', untilAborted, 'timeout: 0.05,'));
+  const untilAborted =
+    "(_args, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted')))";
+  await writeFile(
+    join(dirs.scenariosDir, 'over-its-limit.scenario.ts'),
+    toolScenario('over-its-limit', untilAborted, 'timeout: 0.05,'),
+  );
 });
 afterAll(async () => {
   await removeTempDir(temp);
@@ -88,13 +97,28 @@ describe('every failure keeps its own code', () => {
     expect((mismatch.cause as CassetteError).code).toBe('REQUEST_MISMATCH');
 
     const json = JSON.parse(jsonReporter({ reports, startedAt: '2026-12-01T09:00:00.000Z', durationMs: 1 }));
-    expect(json.results.map((result: { name: string; failures: { code: string }[] }) => [result.name, result.failures[0]?.code])).toEqual(Object.entries(FIRST_CODE));
-    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junitReporter({ reports, startedAt: '2026-12-01T09:00:00.000Z', durationMs: 1 }));
-    expect(junit.testsuites.testsuite.testcase.map((test: { name: string; failure: { type: string } }) => [test.name, test.failure.type])).toEqual(Object.entries(FIRST_CODE));
+    expect(
+      json.results.map((result: { name: string; failures: { code: string }[] }) => [
+        result.name,
+        result.failures[0]?.code,
+      ]),
+    ).toEqual(Object.entries(FIRST_CODE));
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      junitReporter({ reports, startedAt: '2026-12-01T09:00:00.000Z', durationMs: 1 }),
+    );
+    expect(
+      junit.testsuites.testsuite.testcase.map((test: { name: string; failure: { type: string } }) => [
+        test.name,
+        test.failure.type,
+      ]),
+    ).toEqual(Object.entries(FIRST_CODE));
   });
 
   it('a failed record keeps the failure’s own code first and adds NOT_SAVED after it', async () => {
-    const report = await runScenario(await loadScenario(dirs.scenariosDir, 'expects-more'), { mode: 'record', recordingsDir: join(temp, 'fresh') });
+    const report = await runScenario(await loadScenario(dirs.scenariosDir, 'expects-more'), {
+      mode: 'record',
+      recordingsDir: join(temp, 'fresh'),
+    });
     expect(report.failures.map((failure) => failure.code)).toEqual(['EXPECTATION_FAILED', 'NOT_SAVED']);
     expect(thrownBy(report).code).toBe('EXPECTATION_FAILED');
   });
@@ -102,8 +126,17 @@ describe('every failure keeps its own code', () => {
   it('nestcast run prints each scenario’s failure under its own code, and a process.exit in a tool as SCENARIO_EXIT, and exits 1', async () => {
     await writeFile(join(dirs.scenariosDir, 'exits.scenario.ts'), toolScenario('exits', '() => { process.exit(0); }'));
     let out = '';
-    const io: CliIo = { stdout: (text) => void (out += text), stderr: (text) => void (out += text), env: { NO_COLOR: '1' }, cwd: temp, color: false };
-    const code = await main(['run', '--scenarios', dirs.scenariosDir, '--recordings', dirs.recordingsDir, '--workers', '1'], io);
+    const io: CliIo = {
+      stdout: (text) => void (out += text),
+      stderr: (text) => void (out += text),
+      env: { NO_COLOR: '1' },
+      cwd: temp,
+      color: false,
+    };
+    const code = await main(
+      ['run', '--scenarios', dirs.scenariosDir, '--recordings', dirs.recordingsDir, '--workers', '1'],
+      io,
+    );
     expect(code).toBe(1);
     for (const [name, first] of [...Object.entries(FIRST_CODE), ['exits', 'SCENARIO_EXIT']]) {
       expect(out).toMatch(new RegExp(`✗ ${name}[^\\n]*\\n {4}${first} ${name}: `));
@@ -121,12 +154,16 @@ describe('the logger option', () => {
   });
 
   it('a failed run without a logger carries what the harness logged (a crashed ACP child) in its report, its printed failure and the thrown error; a given logger gets the lines instead', async () => {
-    await copyScenario('acp-child-crash', 'crash-unmet', crashDirs, (source) => source.replace('sessions: 1,', 'sessions: 2,'));
+    await copyScenario('acp-child-crash', 'crash-unmet', crashDirs, (source) =>
+      source.replace('sessions: 1,', 'sessions: 2,'),
+    );
     const scenario = await loadScenario(crashDirs.scenariosDir, 'crash-unmet');
 
     const report = await runScenario(scenario, { recordingsDir: crashDirs.recordingsDir });
     expect(report.failures.map((failure) => failure.code)).toEqual(['EXPECTATION_FAILED']);
-    expect(report.log).toEqual(expect.arrayContaining([expect.stringMatching(/^warn: .*child run failed: .*exited with code 3/)]));
+    expect(report.log).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^warn: .*child run failed: .*exited with code 3/)]),
+    );
     const line = (report.log ?? []).find((entry) => entry.includes('child run failed')) as string;
     expect(progressLine(report, paint(false))).toContain(`harness log:\n      ${line}`);
     expect(thrownBy(report).message).toContain(`harness log:\n${line}`);
@@ -140,7 +177,9 @@ describe('the logger option', () => {
 
   it('a passing run carries no log, even when the harness logged (the crash is what the scenario expects)', async () => {
     await copyScenario('acp-child-crash', 'crash-expected', crashDirs);
-    const report = await runScenario(await loadScenario(crashDirs.scenariosDir, 'crash-expected'), { recordingsDir: crashDirs.recordingsDir });
+    const report = await runScenario(await loadScenario(crashDirs.scenariosDir, 'crash-expected'), {
+      recordingsDir: crashDirs.recordingsDir,
+    });
     expect([report.passed, report.log]).toEqual([true, undefined]);
   });
 });

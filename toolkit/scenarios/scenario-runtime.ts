@@ -28,7 +28,11 @@ export async function buildScenarioRuntime(
   options: { readonly sessionsRoot: string; readonly source: ModelSource; readonly logger: Logger },
 ): Promise<ScenarioRuntime> {
   // Session logs in the work folder are files nestcast writes too: a line holding a known secret is refused.
-  const runtime = new Runtime({ sessionsRoot: options.sessionsRoot, logger: options.logger, beforeWrite: secretWriteGuard() });
+  const runtime = new Runtime({
+    sessionsRoot: options.sessionsRoot,
+    logger: options.logger,
+    beforeWrite: secretWriteGuard(),
+  });
   const modelStream = new ModelStreamTap();
   const { source } = options;
   runtime.llm.register(

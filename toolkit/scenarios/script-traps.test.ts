@@ -16,8 +16,15 @@ afterEach(async () => {
 
 const codes = (report: { failures: readonly { code: string }[] }) => report.failures.map((failure) => failure.code);
 
-function withScript(lineages: NonNullable<ScenarioDefinition['script']>['lineages'], expectOutput = 'The helper says: Hello!'): ScenarioDefinition {
-  return { ...helloChild, script: { ...helloChild.script, lineages }, expect: { sessions: 2, output: { main: expectOutput } } };
+function withScript(
+  lineages: NonNullable<ScenarioDefinition['script']>['lineages'],
+  expectOutput = 'The helper says: Hello!',
+): ScenarioDefinition {
+  return {
+    ...helloChild,
+    script: { ...helloChild.script, lineages },
+    expect: { sessions: 2, output: { main: expectOutput } },
+  };
 }
 
 describe('no silent traps in authored scripts', () => {
@@ -37,7 +44,9 @@ describe('no silent traps in authored scripts', () => {
     const typo = withScript({ main: helloChild.script!.lineages['main']!, 'main/call_helo': [{ text: 'Hello!' }] });
     const report = await runScenario({ ...typo, expect: {} }, { mode: 'record', recordingsDir });
     expect(codes(report)).toEqual(['UNSCRIPTED_SESSION', 'SCRIPT_LINEAGE_UNUSED', 'NOT_SAVED']);
-    expect(report.failures[0]?.message).toMatch(/"main\/call_hello" asked .* Scripted lineages: main, main\/call_helo\./);
+    expect(report.failures[0]?.message).toMatch(
+      /"main\/call_hello" asked .* Scripted lineages: main, main\/call_helo\./,
+    );
     expect(report.failures[1]?.message).toMatch(/"main\/call_helo" answered no model call.*Sessions that ran: main\./);
     await expect(access(join(recordingsDir, 'hello-child', 'meta.json'))).rejects.toThrow();
   });

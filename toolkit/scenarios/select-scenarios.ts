@@ -17,7 +17,6 @@ export function selectScenarios(known: readonly string[], names: readonly string
   return names.length > 0 ? [...new Set(names)] : [...known];
 }
 
-
 /** One part of a suite split across machines: `index` of `count`, 1-based, as `--shard 2/3`. */
 export interface Shard {
   readonly index: number;
@@ -58,7 +57,10 @@ export function parseShard(text: string): Shard {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new ScenarioError('SCENARIO_INVALID', `--shard must be <index>/<count> with 1 <= index <= count, e.g. 2/3; got "${text}".`);
+    throw new ScenarioError(
+      'SCENARIO_INVALID',
+      `--shard must be <index>/<count> with 1 <= index <= count, e.g. 2/3; got "${text}".`,
+    );
   }
   return { index, count };
 }
@@ -67,7 +69,11 @@ function grepPattern(grep: string): RegExp {
   try {
     return new RegExp(grep);
   } catch (error) {
-    throw new ScenarioError('SCENARIO_INVALID', `--grep "${grep}" is not a regular expression: ${(error as Error).message}`, { cause: error });
+    throw new ScenarioError(
+      'SCENARIO_INVALID',
+      `--grep "${grep}" is not a regular expression: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 

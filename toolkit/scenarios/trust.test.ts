@@ -25,7 +25,14 @@ function toolReturning(name: string, output: () => string): ScenarioDefinition {
   return {
     name,
     description: 'a tool result that carries a credential',
-    tools: [{ name: 'read_env', description: 'reads', parameters: { type: 'object', properties: {} }, execute: async () => output() }],
+    tools: [
+      {
+        name: 'read_env',
+        description: 'reads',
+        parameters: { type: 'object', properties: {} },
+        execute: async () => output(),
+      },
+    ],
     steps: [{ prompt: 'read it' }],
     script: { lineages: { main: [{ toolCalls: [{ id: 'c1', name: 'read_env', args: {} }] }, { text: 'done' }] } },
   };
@@ -38,7 +45,10 @@ function codes(report: { failures: readonly { code: string }[] }): string[] {
 describe('nothing secret reaches a file', () => {
   test('a keyless record whose tool result holds a key-like variable’s value saves nothing and names the variable, never the value', async () => {
     vi.stubEnv('SOME_SERVICE_TOKEN', TOKEN);
-    const report = await runScenario(toolReturning('leaks', () => `token=${process.env['SOME_SERVICE_TOKEN']}`), { mode: 'record', recordingsDir });
+    const report = await runScenario(
+      toolReturning('leaks', () => `token=${process.env['SOME_SERVICE_TOKEN']}`),
+      { mode: 'record', recordingsDir },
+    );
     expect(codes(report)).toContain('SECRET_IN_RECORDING');
     expect(codes(report)).toContain('NOT_SAVED');
     expect(JSON.stringify(report)).toContain('the SOME_SERVICE_TOKEN environment variable');
@@ -61,7 +71,11 @@ describe('nothing secret reaches a file', () => {
     const script = {
       lineages: {
         main: [
-          { toolCalls: [{ id: 'call_prime', name: 'subagent_acp', args: { description: 'A prime', prompt: 'Name a prime.' } }] },
+          {
+            toolCalls: [
+              { id: 'call_prime', name: 'subagent_acp', args: { description: 'A prime', prompt: 'Name a prime.' } },
+            ],
+          },
           { text: 'The isolated agent says 23.' },
         ],
         // Only the child's stream carries the key: in its reasoning, which never reaches the parent's own files.
@@ -74,11 +88,21 @@ describe('nothing secret reaches a file', () => {
         name: 'child-refuses',
         description: 'x',
         providers: [{ kind: 'acp' }],
-        subagentTools: [{ provider: 'acp', toolName: 'subagent_acp', maxDepth: 'provider-managed', enableRunInBackground: false }],
+        subagentTools: [
+          { provider: 'acp', toolName: 'subagent_acp', maxDepth: 'provider-managed', enableRunInBackground: false },
+        ],
         steps: [{ prompt: 'Ask an isolated agent for a prime.' }],
       };
-      const report = await runScenario(scenario, { mode: 'record', recordingsDir, baseUrl: api.url, env: { ...process.env, DEEPSEEK_API_KEY: key } });
-      expect(report.failures[0]).toMatchObject({ code: 'SECRET_IN_RECORDING', message: expect.stringContaining('an ACP child refused to save its calls') });
+      const report = await runScenario(scenario, {
+        mode: 'record',
+        recordingsDir,
+        baseUrl: api.url,
+        env: { ...process.env, DEEPSEEK_API_KEY: key },
+      });
+      expect(report.failures[0]).toMatchObject({
+        code: 'SECRET_IN_RECORDING',
+        message: expect.stringContaining('an ACP child refused to save its calls'),
+      });
       expect(codes(report)).toContain('NOT_SAVED');
       expect(JSON.stringify(report)).not.toContain(key);
       expect(existsSync(recordingsDir)).toBe(false);
@@ -88,7 +112,9 @@ describe('nothing secret reaches a file', () => {
   }, 60_000);
 
   test('credentials in a base URL are cut out and remembered', () => {
-    expect(stripUrlCredentials('https://user:pa55word-long@api.example.com/v1?token=tok-query-0123456789')).toBe('https://api.example.com/v1');
+    expect(stripUrlCredentials('https://user:pa55word-long@api.example.com/v1?token=tok-query-0123456789')).toBe(
+      'https://api.example.com/v1',
+    );
   });
 });
 
@@ -96,10 +122,18 @@ describe('no silent downgrade', () => {
   test('calls without their meta.json are CASSETTE_INVALID, not a reason to replay the authored script', async () => {
     await mkdir(join(recordingsDir, 'half', 'calls'), { recursive: true });
     await writeFile(join(recordingsDir, 'half', 'calls', 'main.jsonl'), '');
-    const scenario: ScenarioDefinition = { name: 'half', description: 'x', steps: [{ prompt: 'hi' }], script: { lineages: { main: [{ text: 'hi' }] } } };
+    const scenario: ScenarioDefinition = {
+      name: 'half',
+      description: 'x',
+      steps: [{ prompt: 'hi' }],
+      script: { lineages: { main: [{ text: 'hi' }] } },
+    };
     const report = await runScenario(scenario, { recordingsDir });
     expect(report.passed).toBe(false);
-    expect(report.failures[0]).toMatchObject({ code: 'CASSETTE_INVALID', message: expect.stringContaining('meta.json: is missing but calls/ is there') });
+    expect(report.failures[0]).toMatchObject({
+      code: 'CASSETTE_INVALID',
+      message: expect.stringContaining('meta.json: is missing but calls/ is there'),
+    });
   });
 
   test('a record whose endpoint refused the connection is NOT_SAVED, even for a scenario that expects nothing', async () => {

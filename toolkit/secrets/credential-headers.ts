@@ -1,7 +1,14 @@
 import { MIN_SECRET_LENGTH, type LabelledSecret } from './secret.js';
 
 /** Request headers that carry credentials. Never stored; their values are scanned for before anything is written. */
-export const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie'];
+export const CREDENTIAL_HEADERS: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'api-key',
+  'x-api-key',
+  'x-goog-api-key',
+  'cookie',
+];
 
 /** The secret values in a request's credential headers: the scheme (`Bearer `) stripped, each cookie's value apart. */
 export function credentialSecrets(headers: Headers): LabelledSecret[] {

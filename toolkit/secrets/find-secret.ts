@@ -41,7 +41,15 @@ export function findSecret(files: readonly ScanFile[], secrets: readonly Labelle
     const lines = parsedLines(file.text);
     for (const [index, line] of lines.entries()) {
       const hit = findIn(line, secrets);
-      if (hit) return { secret: hit.secret.label, where: lines.length > 1 ? (file.lineLabel?.(index) ?? `${file.where}, line ${index + 1}`) : (file.lineLabel?.(0) ?? file.where), how: hit.how };
+      if (hit)
+        return {
+          secret: hit.secret.label,
+          where:
+            lines.length > 1
+              ? (file.lineLabel?.(index) ?? `${file.where}, line ${index + 1}`)
+              : (file.lineLabel?.(0) ?? file.where),
+          how: hit.how,
+        };
     }
     // Across lines: a session log or transcript holds a streamed answer one event per line.
     if (lines.length > 1) {
@@ -52,7 +60,10 @@ export function findSecret(files: readonly ScanFile[], secrets: readonly Labelle
   return undefined;
 }
 
-function findIn(value: unknown, secrets: readonly LabelledSecret[]): { secret: LabelledSecret; how: SecretHit['how'] } | undefined {
+function findIn(
+  value: unknown,
+  secrets: readonly LabelledSecret[],
+): { secret: LabelledSecret; how: SecretHit['how'] } | undefined {
   const { whole, joined } = texts(value);
   // A joined string may be JSON text itself (tool arguments streamed in pieces): its escapes are decoded too.
   const wholeTexts = whole.flatMap(withEscapesDecoded);
@@ -67,11 +78,25 @@ function findIn(value: unknown, secrets: readonly LabelledSecret[]): { secret: L
 }
 
 const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 function withEscapesDecoded(text: string): string[] {
   if (!text.includes('\\')) return [text];
-  return [text, text.replace(JSON_ESCAPE, (_all, hex: string | undefined, simple: string | undefined) => (hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (SIMPLE_ESCAPES[simple as string] ?? '')))];
+  return [
+    text,
+    text.replace(JSON_ESCAPE, (_all, hex: string | undefined, simple: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (SIMPLE_ESCAPES[simple as string] ?? ''),
+    ),
+  ];
 }
 
 /** The file as JSON values: one per JSONL line, or the whole text; nothing for text that is not JSON. */
@@ -105,7 +130,8 @@ function expand(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(expand);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) Object.defineProperty(out, key, { value: expand(field), enumerable: true });
+    for (const [key, field] of Object.entries(value))
+      Object.defineProperty(out, key, { value: expand(field), enumerable: true });
     return out;
   }
   return value;

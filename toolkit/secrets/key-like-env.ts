@@ -14,7 +14,8 @@ export function keyLikeEnvSecrets(env: NodeJS.ProcessEnv): LabelledSecret[] {
   for (const name of Object.keys(env)) {
     if (!isKeyLikeEnvName(name)) continue;
     const value = env[name];
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH) secrets.push({ value, label: `the ${name} environment variable` });
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH)
+      secrets.push({ value, label: `the ${name} environment variable` });
   }
   return secrets;
 }

@@ -19,6 +19,7 @@ export function rememberSecret(value: string, label: string): void {
  */
 export function knownSecrets(given: readonly Secret[] = [], env: NodeJS.ProcessEnv = process.env): LabelledSecret[] {
   const all = new Map<string, LabelledSecret>();
-  for (const secret of [...labelled(given), ...seen.values(), ...keyLikeEnvSecrets(env)]) if (!all.has(secret.value)) all.set(secret.value, secret);
+  for (const secret of [...labelled(given), ...seen.values(), ...keyLikeEnvSecrets(env)])
+    if (!all.has(secret.value)) all.set(secret.value, secret);
   return [...all.values()];
 }

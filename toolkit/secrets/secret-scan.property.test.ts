@@ -9,7 +9,9 @@ import type { Cassette, RecordedResponse, SseEvent } from '../cassette/types.js'
 import { assertNoSecrets } from './scan-before-write.js';
 
 const LABEL = 'the test key';
-const secretArb = fc.string({ unit: fc.constantFrom(...'abcdef0123456789-_ABCXYZ'), minLength: 12, maxLength: 32 }).map((body) => `sk-${body}`);
+const secretArb = fc
+  .string({ unit: fc.constantFrom(...'abcdef0123456789-_ABCXYZ'), minLength: 12, maxLength: 32 })
+  .map((body) => `sk-${body}`);
 /** Filler that can never form the secret: no `s`, no `k`. */
 const filler = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', '"', '\\', '\n'), maxLength: 6 });
 const places = ['text', 'reasoning', 'tool arguments', 'tool result', 'header', 'error body', 'transcript'] as const;
@@ -32,7 +34,11 @@ function jsonString(text: string, escapes: readonly boolean[], upper: boolean): 
 /** `text` cut at the given points (in code units, never inside a surrogate pair). */
 function cut(text: string, cuts: readonly number[]): string[] {
   const chars = [...text];
-  const bounds = [0, ...[...new Set(cuts.map((c) => c % chars.length))].sort((a, b) => a - b).filter((c) => c > 0), chars.length];
+  const bounds = [
+    0,
+    ...[...new Set(cuts.map((c) => c % chars.length))].sort((a, b) => a - b).filter((c) => c > 0),
+    chars.length,
+  ];
   return bounds.slice(1).map((end, i) => chars.slice(bounds[i], end).join(''));
 }
 
@@ -58,7 +64,10 @@ function carrier(value: string, input: Leak): { cassette?: Cassette; transcript?
   const carried = `${input.before}${value}${input.after}`;
   const pieces = cut(carried, input.cuts);
   const esc = (text: string) => jsonString(text, input.escapes, input.upper);
-  const cassette = (response: RecordedResponse, messages: Record<string, string>[] = [{ role: 'user', content: 'hi' }]): Cassette => ({
+  const cassette = (
+    response: RecordedResponse,
+    messages: Record<string, string>[] = [{ role: 'user', content: 'hi' }],
+  ): Cassette => ({
     provenance: { source: 'recorded', recordedAt: '2026-12-01T00:00:00.000Z', recorder: 'test' },
     calls: { main: [{ request: { model: 'm', stream: true, messages }, response }] },
   });
@@ -67,7 +76,11 @@ function carrier(value: string, input: Leak): { cassette?: Cassette; transcript?
     case 'text':
     case 'reasoning': {
       const field = place === 'text' ? 'content' : 'reasoning_content';
-      return { cassette: cassette(streamed(pieces.map((piece) => `{"choices":[{"index":0,"delta":{"${field}":${esc(piece)}}}]}`))) };
+      return {
+        cassette: cassette(
+          streamed(pieces.map((piece) => `{"choices":[{"index":0,"delta":{"${field}":${esc(piece)}}}]}`)),
+        ),
+      };
     }
     case 'tool arguments': {
       // The arguments are JSON text themselves, escaped inside, streamed in fragments of tool call 1
@@ -94,12 +107,29 @@ function carrier(value: string, input: Leak): { cassette?: Cassette; transcript?
         ]),
       };
     case 'header':
-      return { cassette: cassette({ status: 200, headers: { 'content-type': 'application/json', 'x-request-id': carried }, body: '{}' }) };
+      return {
+        cassette: cassette({
+          status: 200,
+          headers: { 'content-type': 'application/json', 'x-request-id': carried },
+          body: '{}',
+        }),
+      };
     case 'error body':
-      return { cassette: cassette({ error: { kind: 'http', status: 401, headers: {}, body: `{"error":{"message":${esc(`invalid key ${carried}`)}}}` } }) };
+      return {
+        cassette: cassette({
+          error: {
+            kind: 'http',
+            status: 401,
+            headers: {},
+            body: `{"error":{"message":${esc(`invalid key ${carried}`)}}}`,
+          },
+        }),
+      };
     case 'transcript':
       return {
-        transcript: pieces.map((piece, seq) => `{"data":{"text":${esc(piece)}},"seq":${seq},"time":0,"type":"model/delta"}\n`).join(''),
+        transcript: pieces
+          .map((piece, seq) => `{"data":{"text":${esc(piece)}},"seq":${seq},"time":0,"type":"model/delta"}\n`)
+          .join(''),
       };
   }
 }
@@ -121,7 +151,10 @@ describe('the secret scan', () => {
       const files = carrier(input.secret, input);
       const target = join(dir, String(++runs));
       const error = files.cassette
-        ? await writeCassetteInto(target, files.cassette, { secrets }).then(() => undefined, (e: unknown) => e)
+        ? await writeCassetteInto(target, files.cassette, { secrets }).then(
+            () => undefined,
+            (e: unknown) => e,
+          )
         : (() => {
             try {
               assertNoSecrets([{ path: 'transcripts/main.jsonl', text: files.transcript ?? '' }], { secrets });
@@ -136,12 +169,18 @@ describe('the secret scan', () => {
     },
   );
 
-  test.prop([leak], { numRuns: fuzzRuns(100) })('lets the same files through when they hold a different value', (input) => {
-    const other = `${input.secret.slice(0, -1)}${input.secret.endsWith('Z') ? 'Y' : 'Z'}`;
-    const files = carrier(other, input);
-    const planned = files.cassette
-      ? Object.entries(files.cassette.calls).map(([lineage, calls]) => ({ path: lineage, text: JSON.stringify(calls) }))
-      : [{ path: 'transcripts/main.jsonl', text: files.transcript ?? '' }];
-    expect(() => assertNoSecrets(planned, { secrets: [{ value: input.secret, label: LABEL }] })).not.toThrow();
-  });
+  test.prop([leak], { numRuns: fuzzRuns(100) })(
+    'lets the same files through when they hold a different value',
+    (input) => {
+      const other = `${input.secret.slice(0, -1)}${input.secret.endsWith('Z') ? 'Y' : 'Z'}`;
+      const files = carrier(other, input);
+      const planned = files.cassette
+        ? Object.entries(files.cassette.calls).map(([lineage, calls]) => ({
+            path: lineage,
+            text: JSON.stringify(calls),
+          }))
+        : [{ path: 'transcripts/main.jsonl', text: files.transcript ?? '' }];
+      expect(() => assertNoSecrets(planned, { secrets: [{ value: input.secret, label: LABEL }] })).not.toThrow();
+    },
+  );
 });

@@ -27,7 +27,11 @@ export function replyKey(reply: Reply): string {
   return messageKey({
     role: 'assistant',
     content: reply.text,
-    tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+    tool_calls: reply.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    })),
   });
 }
 

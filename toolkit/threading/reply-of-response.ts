@@ -60,7 +60,11 @@ function replyOfBody(body: string): Reply | undefined {
   const toolCalls = calls.map((raw: unknown) => {
     const call = record(raw) ?? {};
     const fn = record(call['function']) ?? {};
-    return { id: String(call['id'] ?? ''), name: String(fn['name'] ?? ''), arguments: typeof fn['arguments'] === 'string' ? fn['arguments'] : '' };
+    return {
+      id: String(call['id'] ?? ''),
+      name: String(fn['name'] ?? ''),
+      arguments: typeof fn['arguments'] === 'string' ? fn['arguments'] : '',
+    };
   });
   return { text, toolCalls };
 }

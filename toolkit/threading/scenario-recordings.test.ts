@@ -7,7 +7,11 @@ import { threadCalls, type FlatCall } from './thread-calls.js';
 
 /** The calls of a recording in an order the run could have made them (the order an export writes). */
 function runOrder(cassette: Cassette): (FlatCall & { lineage: string })[] {
-  return callOrder(cassette).map(({ lineage, value }) => ({ lineage, request: value.request ?? {}, response: value.response }));
+  return callOrder(cassette).map(({ lineage, value }) => ({
+    lineage,
+    request: value.request ?? {},
+    response: value.response,
+  }));
 }
 
 describe('our own scenarios without the lineage header', async () => {

@@ -17,7 +17,11 @@ const word = fc.stringMatching(/^[a-z0-9]{3,10}$/);
 function treeArbitrary(): fc.Arbitrary<TreeSession> {
   // Ids and arguments unique across the whole tree: equal arguments are a genuine ambiguity, tested apart.
   return fc
-    .record({ shape: fc.array(fc.nat(4), { minLength: 1, maxLength: 12 }), ids: fc.uniqueArray(word, { minLength: 40, maxLength: 40 }), args: fc.uniqueArray(word, { minLength: 40, maxLength: 40 }) })
+    .record({
+      shape: fc.array(fc.nat(4), { minLength: 1, maxLength: 12 }),
+      ids: fc.uniqueArray(word, { minLength: 40, maxLength: 40 }),
+      args: fc.uniqueArray(word, { minLength: 40, maxLength: 40 }),
+    })
     .map(({ shape, ids, args }) => {
       let next = 0;
       let budget = 0;
@@ -41,8 +45,27 @@ function stream(text: string, toolCalls: readonly { id: string; arg: string }[])
     ...toolCalls.flatMap((call, index) => {
       const args = JSON.stringify({ task: call.arg });
       return [
-        { delay: 0, data: JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: 'agent', arguments: args.slice(0, 5) } }] } }] }) },
-        { delay: 0, data: JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(5) } }] } }] }) },
+        {
+          delay: 0,
+          data: JSON.stringify({
+            choices: [
+              {
+                index: 0,
+                delta: {
+                  tool_calls: [
+                    { index, id: call.id, type: 'function', function: { name: 'agent', arguments: args.slice(0, 5) } },
+                  ],
+                },
+              },
+            ],
+          }),
+        },
+        {
+          delay: 0,
+          data: JSON.stringify({
+            choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(5) } }] } }],
+          }),
+        },
       ];
     }),
   ];
@@ -53,28 +76,55 @@ function stream(text: string, toolCalls: readonly { id: string; arg: string }[])
  * Each session's calls as a little program: call 1 (its prompt), then, if it made tool calls, call 2
  * once every child has finished (the answers re-serialised with spaces, as frameworks do).
  */
-function* sessionCalls(session: TreeSession, finished: Set<string>): Generator<FlatCall & { lineage: string } | 'blocked', void, void> {
-  const first: Json[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: session.prompt }];
+function* sessionCalls(
+  session: TreeSession,
+  finished: Set<string>,
+): Generator<(FlatCall & { lineage: string }) | 'blocked', void, void> {
+  const first: Json[] = [
+    { role: 'system', content: 'You are an agent.' },
+    { role: 'user', content: session.prompt },
+  ];
   const answer = `done ${session.lineage}`;
   const firstText = session.calls.length === 0 ? answer : 'Delegating.';
-  yield { lineage: session.lineage, request: { model: 'm', messages: first }, response: stream(firstText, session.calls) };
+  yield {
+    lineage: session.lineage,
+    request: { model: 'm', messages: first },
+    response: stream(firstText, session.calls),
+  };
   if (session.calls.length === 0) return;
   while (!session.calls.every((call) => finished.has(call.child.lineage))) yield 'blocked';
   const assistant = {
     role: 'assistant',
     content: null,
-    tool_calls: session.calls.map((call) => ({ id: call.id, type: 'function', function: { name: 'agent', arguments: JSON.stringify({ task: call.arg }, null, 1) } })),
+    tool_calls: session.calls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: 'agent', arguments: JSON.stringify({ task: call.arg }, null, 1) },
+    })),
   };
-  const results = session.calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: `done ${call.child.lineage}` }));
-  yield { lineage: session.lineage, request: { model: 'm', messages: [...first, assistant, ...results] }, response: stream(answer, []) };
+  const results = session.calls.map((call) => ({
+    role: 'tool',
+    tool_call_id: call.id,
+    content: `done ${call.child.lineage}`,
+  }));
+  yield {
+    lineage: session.lineage,
+    request: { model: 'm', messages: [...first, assistant, ...results] },
+    response: stream(answer, []),
+  };
 }
 
 /** One arrival order: at each step the `picks` choose which ready session calls next. */
 function arrivals(root: TreeSession, picks: readonly number[]): (FlatCall & { lineage: string })[] {
   const finished = new Set<string>();
-  const running: { session: TreeSession; program: ReturnType<typeof sessionCalls>; pending?: FlatCall & { lineage: string } }[] = [];
+  const running: {
+    session: TreeSession;
+    program: ReturnType<typeof sessionCalls>;
+    pending?: FlatCall & { lineage: string };
+  }[] = [];
   const out: (FlatCall & { lineage: string })[] = [];
-  const startSession = (session: TreeSession): void => void running.push({ session, program: sessionCalls(session, finished) });
+  const startSession = (session: TreeSession): void =>
+    void running.push({ session, program: sessionCalls(session, finished) });
   startSession(root);
   let step = 0;
   while (running.length > 0) {
@@ -95,7 +145,10 @@ function arrivals(root: TreeSession, picks: readonly number[]): (FlatCall & { li
     if (!actor?.pending) continue;
     out.push(actor.pending);
     // A call's tool calls start their children once it has answered.
-    if (actor.session.lineage === actor.pending.lineage && out.filter((call) => call.lineage === actor.session.lineage).length === 1) {
+    if (
+      actor.session.lineage === actor.pending.lineage &&
+      out.filter((call) => call.lineage === actor.session.lineage).length === 1
+    ) {
       for (const call of actor.session.calls) startSession(call.child);
     }
     delete actor.pending;
@@ -104,27 +157,43 @@ function arrivals(root: TreeSession, picks: readonly number[]): (FlatCall & { li
 }
 
 describe('content threading over random session trees', () => {
-  test('every call gets its session\'s harness lineage, <parent>/<tool-call id>, whatever order the sessions arrive in', () => {
+  test("every call gets its session's harness lineage, <parent>/<tool-call id>, whatever order the sessions arrive in", () => {
     fc.assert(
-      fc.property(treeArbitrary(), fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), (tree, picksA, picksB) => {
-        const orderA = arrivals(tree, picksA);
-        const orderB = arrivals(tree, picksB);
-        const threadedA = threadCalls(orderA);
-        const threadedB = threadCalls(orderB);
-        expect(threadedA.lineages).toEqual(orderA.map((call) => call.lineage));
-        expect(threadedB.lineages).toEqual(orderB.map((call) => call.lineage));
-        expect(threadedA.ambiguities).toEqual([]);
-      }),
+      fc.property(
+        treeArbitrary(),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        (tree, picksA, picksB) => {
+          const orderA = arrivals(tree, picksA);
+          const orderB = arrivals(tree, picksB);
+          const threadedA = threadCalls(orderA);
+          const threadedB = threadCalls(orderB);
+          expect(threadedA.lineages).toEqual(orderA.map((call) => call.lineage));
+          expect(threadedB.lineages).toEqual(orderB.map((call) => call.lineage));
+          expect(threadedA.ambiguities).toEqual([]);
+        },
+      ),
       { numRuns: fuzzRuns(120) },
     );
   });
 
   test('two open tool calls with the same argument make the child AMBIGUOUS_CHILD, naming both calls and the fix', () => {
-    const twin = { id: 'call_b', arg: 'same task', child: { lineage: 'main/call_b', prompt: 'Please handle: same task', calls: [] } };
+    const twin = {
+      id: 'call_b',
+      arg: 'same task',
+      child: { lineage: 'main/call_b', prompt: 'Please handle: same task', calls: [] },
+    };
     const tree: TreeSession = {
       lineage: 'main',
       prompt: 'Start.',
-      calls: [{ id: 'call_a', arg: 'same task', child: { lineage: 'main/call_a', prompt: 'Please handle: same task', calls: [] } }, twin],
+      calls: [
+        {
+          id: 'call_a',
+          arg: 'same task',
+          child: { lineage: 'main/call_a', prompt: 'Please handle: same task', calls: [] },
+        },
+        twin,
+      ],
     };
     const { lineages, ambiguities } = threadCalls(arrivals(tree, [0]));
     expect(lineages).toEqual(['main', 'main/call_a', 'main/call_b', 'main']);

@@ -16,7 +16,8 @@ export interface ThreadInput {
  * What a call got back: the reply, or a way to rebuild it when first needed (replay parses a
  * recorded response only if a later call asks), and whether it may hold tool calls at all.
  */
-export type ReplySource = Reply | undefined | { readonly load: () => Reply | undefined; readonly mayAskForTools: boolean };
+export type ReplySource =
+  Reply | undefined | { readonly load: () => Reply | undefined; readonly mayAskForTools: boolean };
 
 interface SessionThread {
   readonly lineage: string;
@@ -96,7 +97,9 @@ export class Threader {
   commit(lineage: string, input: ThreadInput, placement?: Placement): void {
     if (placement?.kind === 'start') {
       if (placement.parent) {
-        const call = this.#calls.find((open) => open.ref.lineage === placement.parent?.lineage && open.ref.id === placement.parent.id);
+        const call = this.#calls.find(
+          (open) => open.ref.lineage === placement.parent?.lineage && open.ref.id === placement.parent.id,
+        );
         if (call) call.children++;
         if (placement.ambiguous) this.#ambiguities.push(ambiguousChild(lineage, placement.ambiguous));
       } else if (!this.#sessions.has(lineage)) this.#roots++;
@@ -200,7 +203,9 @@ export class Threader {
         bestRank = rank;
       } else if (order === 0) best.push(call);
     }
-    return best.sort((a, b) => (a.ref.lineage === b.ref.lineage ? a.index - b.index : a.ref.lineage < b.ref.lineage ? -1 : 1));
+    return best.sort((a, b) =>
+      a.ref.lineage === b.ref.lineage ? a.index - b.index : a.ref.lineage < b.ref.lineage ? -1 : 1,
+    );
   }
 
   #rootName(): string {
@@ -257,7 +262,8 @@ function stringArguments(args: string): string[] {
 
 function compareRanks(a: readonly number[], b: readonly number[]): number {
   if (b.length === 0) return 1;
-  for (let i = 0; i < a.length; i++) if ((a[i] as number) !== (b[i] as number)) return (a[i] as number) - (b[i] as number);
+  for (let i = 0; i < a.length; i++)
+    if ((a[i] as number) !== (b[i] as number)) return (a[i] as number) - (b[i] as number);
   return 0;
 }
 
@@ -273,4 +279,3 @@ function ambiguousChild(lineage: string, candidates: readonly ToolCallRef[]): Am
       'Fix: give those calls different arguments, or name the child with the x-session-lineage header or withLineage(lineage, fn) around the sub-agent.',
   };
 }
-

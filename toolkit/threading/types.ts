@@ -18,7 +18,12 @@ export type Placement =
    * that tool call), or a root. `lineage` is the name the threader gives it; `ambiguous` lists
    * every tool call that matched as well as `parent` did (parent first).
    */
-  | { readonly kind: 'start'; readonly lineage: string; readonly parent?: ToolCallRef; readonly ambiguous?: readonly ToolCallRef[] };
+  | {
+      readonly kind: 'start';
+      readonly lineage: string;
+      readonly parent?: ToolCallRef;
+      readonly ambiguous?: readonly ToolCallRef[];
+    };
 
 /** Two or more open tool calls matched one child equally well; the first (in call-id order) was taken. */
 export interface AmbiguousChild {

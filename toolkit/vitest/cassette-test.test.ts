@@ -9,9 +9,24 @@ import { startModelServer, type ModelServer } from '../model-server/model-server
 import { defaultCassetteDir, withCassette } from './cassette-test.js';
 
 // The user's own code: a plain openai client, given the cassette's fetch.
-async function ask(fetch: typeof globalThis.fetch, baseURL: string, question: string, lineage = 'main'): Promise<string> {
-  const client = new OpenAI({ baseURL, apiKey: 'sk-user-key-0123456789', fetch, maxRetries: 0, defaultHeaders: { 'x-session-lineage': lineage } });
-  const stream = await client.chat.completions.create({ model: 'scripted', messages: [{ role: 'user', content: question }], stream: true });
+async function ask(
+  fetch: typeof globalThis.fetch,
+  baseURL: string,
+  question: string,
+  lineage = 'main',
+): Promise<string> {
+  const client = new OpenAI({
+    baseURL,
+    apiKey: 'sk-user-key-0123456789',
+    fetch,
+    maxRetries: 0,
+    defaultHeaders: { 'x-session-lineage': lineage },
+  });
+  const stream = await client.chat.completions.create({
+    model: 'scripted',
+    messages: [{ role: 'user', content: question }],
+    stream: true,
+  });
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
   return text;
@@ -21,7 +36,9 @@ let server: ModelServer;
 let root: string;
 const calls = (): number => server.requests('main').length + server.requests('second').length;
 beforeEach(async () => {
-  server = await startModelServer({ scripts: { model: 'scripted', lineages: { main: [{ text: 'Paris, sunny.' }], second: [{ text: 'Lyon, rain.' }] } } });
+  server = await startModelServer({
+    scripts: { model: 'scripted', lineages: { main: [{ text: 'Paris, sunny.' }], second: [{ text: 'Lyon, rain.' }] } },
+  });
 });
 afterEach(async () => {
   await server.close();
@@ -39,34 +56,47 @@ const cassetteTest = withCassette({ dir: () => join(root, 'weather') });
 describe('with NESTCAST_RECORD=all', () => {
   beforeAll(() => void (process.env['NESTCAST_RECORD'] = 'all'));
   afterAll(() => void delete process.env['NESTCAST_RECORD']);
-  cassetteTest('the fixture records the real openai SDK through cassette.fetch and saves when the test passes', async ({ cassette }) => {
-    expect(cassette.action).toBe('record');
-    expect(await ask(cassette.fetch, server.url, 'Weather?')).toBe('Paris, sunny.');
-  });
+  cassetteTest(
+    'the fixture records the real openai SDK through cassette.fetch and saves when the test passes',
+    async ({ cassette }) => {
+      expect(cassette.action).toBe('record');
+      expect(await ask(cassette.fetch, server.url, 'Weather?')).toBe('Paris, sunny.');
+    },
+  );
 });
 
 describe('with NESTCAST_RECORD unset', () => {
-  cassetteTest('the same test replays without touching the network, and the key never reached the cassette', async ({ cassette }) => {
-    const before = calls();
-    expect(cassette.action).toBe('replay');
-    expect(await ask(cassette.fetch, 'http://127.0.0.1:9/unreachable', 'Weather?')).toBe('Paris, sunny.');
-    expect(calls()).toBe(before);
-    const files = await listFiles(join(root, 'weather'));
-    expect(files).toEqual(['calls/main.jsonl', 'meta.json']);
-    for (const file of files) expect(await readFile(join(root, 'weather', file), 'utf8')).not.toContain('sk-user-key');
-  });
+  cassetteTest(
+    'the same test replays without touching the network, and the key never reached the cassette',
+    async ({ cassette }) => {
+      const before = calls();
+      expect(cassette.action).toBe('replay');
+      expect(await ask(cassette.fetch, 'http://127.0.0.1:9/unreachable', 'Weather?')).toBe('Paris, sunny.');
+      expect(calls()).toBe(before);
+      const files = await listFiles(join(root, 'weather'));
+      expect(files).toEqual(['calls/main.jsonl', 'meta.json']);
+      for (const file of files)
+        expect(await readFile(join(root, 'weather', file), 'utf8')).not.toContain('sk-user-key');
+    },
+  );
 });
 
 test('the default cassette folder is __recordings__/<describe>/<test name> beside the test file', ({ task }) => {
   expect(defaultCassetteDir({ task })).toBe(
-    join(dirname(fileURLToPath(import.meta.url)), '__recordings__', 'the-default-cassette-folder-is-__recordings__-describe-test-name-beside-the-test-file'),
+    join(
+      dirname(fileURLToPath(import.meta.url)),
+      '__recordings__',
+      'the-default-cassette-folder-is-__recordings__-describe-test-name-beside-the-test-file',
+    ),
   );
 });
 
 describe('modes', () => {
   test('replay fails on a changed prompt with REQUEST_MISMATCH through the SDK and names the re-record command; a missing cassette is CASSETTE_NOT_FOUND', async () => {
     const dir = join(root, 'modes-replay');
-    await expect(openCassette(dir, { recordHint: 'NESTCAST_RECORD=all npx vitest run x.test.ts' })).rejects.toMatchObject({
+    await expect(
+      openCassette(dir, { recordHint: 'NESTCAST_RECORD=all npx vitest run x.test.ts' }),
+    ).rejects.toMatchObject({
       code: 'CASSETTE_NOT_FOUND',
       message: expect.stringContaining('NESTCAST_RECORD=all npx vitest run x.test.ts'),
     });
@@ -75,7 +105,10 @@ describe('modes', () => {
     await recording.close();
     const replay = await openCassette(dir, { recordHint: 'NESTCAST_RECORD=all npx vitest run x.test.ts' });
     await expect(ask(replay.fetch, server.url, 'Weather tomorrow?')).rejects.toThrow();
-    await expect(replay.close()).rejects.toMatchObject({ code: 'REQUEST_MISMATCH', message: expect.stringContaining('NESTCAST_RECORD=all npx vitest run x.test.ts') });
+    await expect(replay.close()).rejects.toMatchObject({
+      code: 'REQUEST_MISMATCH',
+      message: expect.stringContaining('NESTCAST_RECORD=all npx vitest run x.test.ts'),
+    });
   });
 
   test('once records only when the cassette is missing; missing replays recorded sessions and adds new ones; options pass through to replay', async () => {
@@ -108,7 +141,10 @@ describe('modes', () => {
   test('NESTCAST_RECORD overrides the mode in code, and a value that is no mode is refused by name', async () => {
     process.env['NESTCAST_RECORD'] = 'sometimes';
     try {
-      await expect(openCassette(join(root, 'x'))).rejects.toMatchObject({ code: 'CASSETTE_MODE_INVALID', message: expect.stringMatching(/NESTCAST_RECORD is "sometimes".*replay, once, missing, all/) });
+      await expect(openCassette(join(root, 'x'))).rejects.toMatchObject({
+        code: 'CASSETTE_MODE_INVALID',
+        message: expect.stringMatching(/NESTCAST_RECORD is "sometimes".*replay, once, missing, all/),
+      });
       process.env['NESTCAST_RECORD'] = 'once';
       expect((await openCassette(join(root, 'never-recorded'), { mode: 'replay' })).action).toBe('record');
     } finally {

@@ -21,7 +21,10 @@ export function withCassette(options: CassetteTestOptions = {}) {
     cassette: async ({ task }, use) => {
       const context = { task } as TestContext;
       const dir = options.dir?.(context) ?? defaultCassetteDir(context);
-      const cassette = await openCassette(dir, { ...options, recordHint: options.recordHint ?? rerecordCommand(context) });
+      const cassette = await openCassette(dir, {
+        ...options,
+        recordHint: options.recordHint ?? rerecordCommand(context),
+      });
       await use(cassette);
       await cassette.close({ discard: task.result?.state === 'fail' });
     },
@@ -34,12 +37,22 @@ export const cassetteTest = withCassette();
 /** `<test file's folder>/__recordings__/<describe>/…/<test name>`, each name made safe for a file system. */
 export function defaultCassetteDir({ task }: Pick<TestContext, 'task'>): string {
   const names: string[] = [task.name];
-  for (let suite = task.suite; suite !== undefined && suite.name !== '' && suite !== (task.file as unknown); suite = suite.suite) names.unshift(suite.name);
+  for (
+    let suite = task.suite;
+    suite !== undefined && suite.name !== '' && suite !== (task.file as unknown);
+    suite = suite.suite
+  )
+    names.unshift(suite.name);
   return join(dirname(task.file.filepath), '__recordings__', ...names.map(safeName));
 }
 
 function safeName(name: string): string {
-  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '').slice(0, 100) || 'unnamed';
+  return (
+    name
+      .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 100) || 'unnamed'
+  );
 }
 
 /** The command that re-records exactly this test, to quote in replay failures. */

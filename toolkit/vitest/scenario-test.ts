@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
-import { describeFailures, runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
+import {
+  describeFailures,
+  runScenario,
+  type RunScenarioOptions,
+  type ScenarioReport,
+} from '../scenarios/run-scenario.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
 
@@ -29,10 +34,14 @@ export function scenarioTestTimeoutMs(scenario: ScenarioDefinition | string, opt
  */
 export function scenarioTest(scenario: ScenarioDefinition | string, options: ScenarioTestOptions = {}): void {
   const name = typeof scenario === 'string' ? scenario : scenario.name;
-  test(`scenario ${name} replays as recorded`, async () => {
-    const definition = typeof scenario === 'string' ? await loadOne(name, options) : scenario;
-    expectScenarioToPass(await runScenario(definition, { ...options, mode: 'replay' }));
-  }, scenarioTestTimeoutMs(scenario, options));
+  test(
+    `scenario ${name} replays as recorded`,
+    async () => {
+      const definition = typeof scenario === 'string' ? await loadOne(name, options) : scenario;
+      expectScenarioToPass(await runScenario(definition, { ...options, mode: 'replay' }));
+    },
+    scenarioTestTimeoutMs(scenario, options),
+  );
 }
 
 /** Fails with the report's failures, one block per failure, then the harness log, as vitest output. */

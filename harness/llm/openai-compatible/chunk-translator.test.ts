@@ -28,7 +28,9 @@ describe('ChunkTranslator', () => {
   });
 
   it('emits a text delta and a reasoning delta from one chunk, reasoning first', () => {
-    const events = translate([{ choices: [{ index: 0, delta: { content: 'B', reasoning_content: 'A' }, finish_reason: 'stop' }] }]);
+    const events = translate([
+      { choices: [{ index: 0, delta: { content: 'B', reasoning_content: 'A' }, finish_reason: 'stop' }] },
+    ]);
     expect(events.slice(0, 2)).toEqual([
       { type: 'reasoning-delta', text: 'A' },
       { type: 'text-delta', text: 'B' },
@@ -37,8 +39,17 @@ describe('ChunkTranslator', () => {
 
   it('rejects a tool call whose fragments never named the function', () => {
     const translator = new ChunkTranslator(SOURCE);
-    translator.accept(JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', function: { arguments: '{}' } }] } }] }));
-    expect(() => translator.end()).toThrow(expect.objectContaining({ code: 'PROTOCOL', message: expect.stringContaining('index 0 without a function name') }));
+    translator.accept(
+      JSON.stringify({
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', function: { arguments: '{}' } }] } }],
+      }),
+    );
+    expect(() => translator.end()).toThrow(
+      expect.objectContaining({
+        code: 'PROTOCOL',
+        message: expect.stringContaining('index 0 without a function name'),
+      }),
+    );
   });
 
   it('rejects data that is JSON but not an object', () => {
@@ -46,7 +57,19 @@ describe('ChunkTranslator', () => {
   });
 
   it('maps usage with DeepSeek cache-hit tokens when the OpenAI spelling is absent', () => {
-    expect(translate([{ choices: [], usage: { prompt_tokens: 100, completion_tokens: 10, prompt_cache_hit_tokens: 64, prompt_cache_miss_tokens: 36 } }])).toEqual([
+    expect(
+      translate([
+        {
+          choices: [],
+          usage: {
+            prompt_tokens: 100,
+            completion_tokens: 10,
+            prompt_cache_hit_tokens: 64,
+            prompt_cache_miss_tokens: 36,
+          },
+        },
+      ]),
+    ).toEqual([
       { type: 'usage', usage: { inputTokens: 100, outputTokens: 10, cachedInputTokens: 64 } },
       { type: 'finish', reason: 'other' },
     ]);

@@ -48,7 +48,8 @@ export class ChunkTranslator {
     if (!isRecord(delta)) return events;
 
     const reasoning = delta.reasoning_content;
-    if (typeof reasoning === 'string' && reasoning.length > 0) events.push({ type: 'reasoning-delta', text: reasoning });
+    if (typeof reasoning === 'string' && reasoning.length > 0)
+      events.push({ type: 'reasoning-delta', text: reasoning });
     const content = delta.content;
     if (typeof content === 'string' && content.length > 0) events.push({ type: 'text-delta', text: content });
     if (Array.isArray(delta.tool_calls)) this.#collectToolCalls(delta.tool_calls);
@@ -68,7 +69,10 @@ export class ChunkTranslator {
       if (call === undefined) continue;
       if (call.id === undefined || call.name === undefined) {
         const missing = call.id === undefined ? 'an id' : 'a function name';
-        throw new LlmError('PROTOCOL', `${this.#source} streamed a tool call at index ${index} without ${missing}; the server's tool-call fragments are malformed`);
+        throw new LlmError(
+          'PROTOCOL',
+          `${this.#source} streamed a tool call at index ${index} without ${missing}; the server's tool-call fragments are malformed`,
+        );
       }
       events.push({ type: 'tool-call', id: call.id, name: call.name, arguments: call.arguments });
     }
@@ -82,10 +86,18 @@ export class ChunkTranslator {
     try {
       chunk = JSON.parse(data);
     } catch (cause) {
-      throw new LlmError('PROTOCOL', `${this.#source} sent malformed JSON in SSE event ${this.#chunks}: ${quote(data)}; the server is not speaking the chat-completions stream format`, { cause, body: data });
+      throw new LlmError(
+        'PROTOCOL',
+        `${this.#source} sent malformed JSON in SSE event ${this.#chunks}: ${quote(data)}; the server is not speaking the chat-completions stream format`,
+        { cause, body: data },
+      );
     }
     if (!isRecord(chunk)) {
-      throw new LlmError('PROTOCOL', `${this.#source} sent SSE event ${this.#chunks} that is not a JSON object: ${quote(data)}`, { body: data });
+      throw new LlmError(
+        'PROTOCOL',
+        `${this.#source} sent SSE event ${this.#chunks} that is not a JSON object: ${quote(data)}`,
+        { body: data },
+      );
     }
     return chunk;
   }

@@ -42,7 +42,9 @@ function hintFor(code: LlmErrorCode, failure: HttpFailure, retryAfterMs: number 
         ? 'The API key was refused: check DEEPSEEK_API_KEY or the apiKey you passed.'
         : 'No API key was sent: set DEEPSEEK_API_KEY or pass apiKey.';
     case 'RATE_LIMIT':
-      return retryAfterMs === undefined ? 'Rate limited: wait and retry.' : `Rate limited: retry after ${retryAfterMs} ms.`;
+      return retryAfterMs === undefined
+        ? 'Rate limited: wait and retry.'
+        : `Rate limited: retry after ${retryAfterMs} ms.`;
     case 'SERVER':
       return 'The server failed: retry later.';
     default:

@@ -24,7 +24,14 @@ const chunk = (delta: object, finishReason: string | null = null, extra: object 
   choices: [{ index: 0, delta, finish_reason: finishReason }],
   ...extra,
 });
-const usageChunk = (usage: object): object => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'deepseek-v4-flash', choices: [], usage });
+const usageChunk = (usage: object): object => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'deepseek-v4-flash',
+  choices: [],
+  usage,
+});
 const toolFragment = (index: number, fields: { id?: string; name?: string; args?: string }): object => ({
   index,
   ...(fields.id === undefined ? {} : { id: fields.id, type: 'function' }),
@@ -80,7 +87,12 @@ describe('streaming a completion', () => {
           chunk({ content: 'Hel' }),
           chunk({ content: 'lo' }),
           chunk({}, 'stop'),
-          usageChunk({ prompt_tokens: 12, completion_tokens: 2, total_tokens: 14, prompt_tokens_details: { cached_tokens: 8 } }),
+          usageChunk({
+            prompt_tokens: 12,
+            completion_tokens: 2,
+            total_tokens: 14,
+            prompt_tokens_details: { cached_tokens: 8 },
+          }),
         ]),
       ),
       end(),
@@ -124,7 +136,9 @@ describe('streaming a completion', () => {
           chunk({ content: null, reasoning_content: 'Think' }),
           chunk({ content: null, reasoning_content: 'ing.' }),
           chunk({ content: 'Answer', reasoning_content: null }),
-          chunk({}, 'stop', { usage: { prompt_tokens: 5, completion_tokens: 9, completion_tokens_details: { reasoning_tokens: 6 } } }),
+          chunk({}, 'stop', {
+            usage: { prompt_tokens: 5, completion_tokens: 9, completion_tokens_details: { reasoning_tokens: 6 } },
+          }),
         ]),
       ),
       end(),
@@ -165,11 +179,18 @@ describe('streaming a completion', () => {
 
   it('keeps the last usage seen when usage comes both on the finish chunk and in a trailing chunk', async () => {
     const target = await serve([
-      write(sseFrames([chunk({ content: 'x' }, 'stop', { usage: { prompt_tokens: 1, completion_tokens: 1 } }), usageChunk({ prompt_tokens: 7, completion_tokens: 3 })])),
+      write(
+        sseFrames([
+          chunk({ content: 'x' }, 'stop', { usage: { prompt_tokens: 1, completion_tokens: 1 } }),
+          usageChunk({ prompt_tokens: 7, completion_tokens: 3 }),
+        ]),
+      ),
       end(),
     ]);
     const events = await collect(adapterFor(target).stream(hello, {}));
-    expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage: { inputTokens: 7, outputTokens: 3 } }]);
+    expect(events.filter((event) => event.type === 'usage')).toEqual([
+      { type: 'usage', usage: { inputTokens: 7, outputTokens: 3 } },
+    ]);
   });
 
   it('ignores SSE comment keep-alives and accepts CRLF framing', async () => {
@@ -197,7 +218,11 @@ describe('streaming a completion', () => {
 describe('what goes on the wire', () => {
   it('posts to <baseUrl>/chat/completions with the lineage header and the bearer key', async () => {
     const target = await serve([write(sseFrames([chunk({}, 'stop')])), end()]);
-    await collect(createOpenAICompatibleAdapter({ baseUrl: `${target.url}/`, apiKey: 'sk-live', env: {} }).stream(hello, { lineage: 'main/call_7' }));
+    await collect(
+      createOpenAICompatibleAdapter({ baseUrl: `${target.url}/`, apiKey: 'sk-live', env: {} }).stream(hello, {
+        lineage: 'main/call_7',
+      }),
+    );
     const request = onlyRequest(target);
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/chat/completions');
@@ -232,7 +257,10 @@ describe('what goes on the wire', () => {
     const target = await serve([write(sseFrames([chunk({}, 'stop')])), end()]);
     await collect(adapterFor(target, { model: 'configured' }).stream({ ...hello, model: 'requested' }, {}));
     await collect(adapterFor(target).stream(hello, {}));
-    expect(target.requests.map((request) => JSON.parse(request.body).model)).toEqual(['requested', 'deepseek-v4-flash']);
+    expect(target.requests.map((request) => JSON.parse(request.body).model)).toEqual([
+      'requested',
+      'deepseek-v4-flash',
+    ]);
   });
 
   it('sends a conversation with reasoning, tool calls and tool results in OpenAI form, with a fixed key order', async () => {
@@ -256,7 +284,13 @@ describe('what goes on the wire', () => {
         { role: 'assistant', content: 'It is empty.' },
         { role: 'user', content: 'Thanks' },
       ],
-      tools: [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'read_file',
+          description: 'Read a file',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
       maxTokens: 256,
       temperature: 0,
     };
@@ -283,18 +317,41 @@ describe('what goes on the wire', () => {
       ],
       stream: true,
       stream_options: { include_usage: true },
-      tools: [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'read_file',
+            description: 'Read a file',
+            parameters: { type: 'object', properties: { path: { type: 'string' } } },
+          },
+        },
+      ],
       max_tokens: 256,
       temperature: 0,
       thinking: { type: 'enabled' },
     });
-    expect(Object.keys(JSON.parse(body))).toEqual(['model', 'messages', 'stream', 'stream_options', 'tools', 'max_tokens', 'temperature', 'thinking']);
+    expect(Object.keys(JSON.parse(body))).toEqual([
+      'model',
+      'messages',
+      'stream',
+      'stream_options',
+      'tools',
+      'max_tokens',
+      'temperature',
+      'thinking',
+    ]);
   });
 
   it('omits the tools key when the request has no tools', async () => {
     const target = await serve([write(sseFrames([chunk({}, 'stop')])), end()]);
     await collect(adapterFor(target).stream({ ...hello, tools: [] }, {}));
-    expect(Object.keys(JSON.parse(onlyRequest(target).body))).toEqual(['model', 'messages', 'stream', 'stream_options']);
+    expect(Object.keys(JSON.parse(onlyRequest(target).body))).toEqual([
+      'model',
+      'messages',
+      'stream',
+      'stream_options',
+    ]);
   });
 });
 
@@ -312,7 +369,9 @@ describe('failures', () => {
   });
 
   it('maps HTTP 429 to RATE_LIMIT and keeps Retry-After and the request id', async () => {
-    const target = await serve([reply(429, '{"error":{"message":"Rate limit reached"}}', { 'retry-after': '7', 'x-request-id': 'req-42' })]);
+    const target = await serve([
+      reply(429, '{"error":{"message":"Rate limit reached"}}', { 'retry-after': '7', 'x-request-id': 'req-42' }),
+    ]);
     const error = await failureOf(adapterFor(target).stream(hello, {}));
     expect(error.code).toBe('RATE_LIMIT');
     expect(error.status).toBe(429);
@@ -345,7 +404,11 @@ describe('failures', () => {
   });
 
   it('fails with NETWORK saying how many events arrived when the connection drops mid-stream', async () => {
-    const target = await serve([write(sseFrames([chunk({ content: 'partial' }), chunk({ content: ' answer' })], { done: false })), wait(20), destroySocket()]);
+    const target = await serve([
+      write(sseFrames([chunk({ content: 'partial' }), chunk({ content: ' answer' })], { done: false })),
+      wait(20),
+      destroySocket(),
+    ]);
     const seen: LlmEvent[] = [];
     let failure: unknown;
     try {
@@ -363,7 +426,10 @@ describe('failures', () => {
   });
 
   it('fails with PROTOCOL quoting the data when a chunk is not valid JSON', async () => {
-    const target = await serve([write(`${sseFrames([chunk({ content: 'ok' })], { done: false })}data: {"choices": [oops\n\n`), wait(60_000)]);
+    const target = await serve([
+      write(`${sseFrames([chunk({ content: 'ok' })], { done: false })}data: {"choices": [oops\n\n`),
+      wait(60_000),
+    ]);
     const error = await failureOf(adapterFor(target).stream(hello, {}));
     expect(error.code).toBe('PROTOCOL');
     expect(error.message).toContain('{\\"choices\\": [oops');
@@ -389,7 +455,10 @@ describe('failures', () => {
   });
 
   it('accepts a stream that closes cleanly after its finish_reason chunk without [DONE], as gateways send it', async () => {
-    const target = await serve([write(sseFrames([chunk({ content: 'whole' }), chunk({}, 'stop')], { done: false })), end()]);
+    const target = await serve([
+      write(sseFrames([chunk({ content: 'whole' }), chunk({}, 'stop')], { done: false })),
+      end(),
+    ]);
     const events = await collect(adapterFor(target).stream(hello, {}));
     expect(events).toEqual([
       { type: 'text-delta', text: 'whole' },

@@ -45,7 +45,13 @@ export function createOpenAICompatibleAdapter(config: OpenAICompatibleConfig = {
   const idleTimeoutMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return {
     name: config.name ?? 'deepseek',
-    stream: (request, options) => streamCall(resolveCall(config, request, options), config.fetch ?? globalThis.fetch, idleTimeoutMs, options.signal),
+    stream: (request, options) =>
+      streamCall(
+        resolveCall(config, request, options),
+        config.fetch ?? globalThis.fetch,
+        idleTimeoutMs,
+        options.signal,
+      ),
   };
 }
 
@@ -73,7 +79,12 @@ function resolveCall(config: OpenAICompatibleConfig, request: LlmRequest, option
   };
 }
 
-async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTimeoutMs: number, signal: AbortSignal | undefined): AsyncGenerator<LlmEvent> {
+async function* streamCall(
+  call: ResolvedCall,
+  fetchImpl: typeof fetch,
+  idleTimeoutMs: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<LlmEvent> {
   if (signal?.aborted) throw aborted(call, 'before it was sent', signal);
   const connection = new AbortController();
   const watchdog = new IdleWatchdog(idleTimeoutMs, () => connection.abort(new Error(`idle for ${idleTimeoutMs} ms`)));
@@ -82,9 +93,17 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
   const failure = (cause: unknown, where: string): LlmError => {
     if (signal?.aborted) return aborted(call, where, signal);
     if (watchdog.fired) {
-      return new LlmError('TIMEOUT', `${call.source} sent no bytes for ${idleTimeoutMs} ms ${where}; raise idleTimeoutMs or check the server`, { cause });
+      return new LlmError(
+        'TIMEOUT',
+        `${call.source} sent no bytes for ${idleTimeoutMs} ms ${where}; raise idleTimeoutMs or check the server`,
+        { cause },
+      );
     }
-    return new LlmError('NETWORK', `${call.source} failed ${where}: ${describeWithCause(cause)}; check the base URL and the network`, { cause });
+    return new LlmError(
+      'NETWORK',
+      `${call.source} failed ${where}: ${describeWithCause(cause)}; check the base URL and the network`,
+      { cause },
+    );
   };
 
   try {
@@ -103,9 +122,21 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
       } catch (cause) {
         throw failure(cause, `while reading the HTTP ${response.status} error body`);
       }
-      throw httpStatusError({ source: call.source, status: response.status, headers: response.headers, body, keySent: call.keySent, model: call.model });
+      throw httpStatusError({
+        source: call.source,
+        status: response.status,
+        headers: response.headers,
+        body,
+        keySent: call.keySent,
+        model: call.model,
+      });
     }
-    if (response.body === null) throw new LlmError('PROTOCOL', `${call.source} answered HTTP ${response.status} with no body; expected an SSE stream`, { status: response.status });
+    if (response.body === null)
+      throw new LlmError(
+        'PROTOCOL',
+        `${call.source} answered HTTP ${response.status} with no body; expected an SSE stream`,
+        { status: response.status },
+      );
 
     const reader = response.body.getReader();
     const decoder = new SseDecoder();
@@ -138,7 +169,10 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
         return;
       }
     }
-    throw new LlmError('PROTOCOL', `${call.source} ended the stream after ${received} events without data: [DONE] and before any finish_reason; the response was truncated`);
+    throw new LlmError(
+      'PROTOCOL',
+      `${call.source} ended the stream after ${received} events without data: [DONE] and before any finish_reason; the response was truncated`,
+    );
   } finally {
     watchdog.disarm();
     signal?.removeEventListener('abort', onAbort);
@@ -150,4 +184,3 @@ async function* streamCall(call: ResolvedCall, fetchImpl: typeof fetch, idleTime
 function aborted(call: ResolvedCall, where: string, signal: AbortSignal): LlmError {
   return new LlmError('ABORTED', `${call.source} was aborted by the caller ${where}`, { cause: signal.reason });
 }
-

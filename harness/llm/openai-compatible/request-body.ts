@@ -18,14 +18,22 @@ export interface WireToolCall {
 
 export interface WireTool {
   readonly type: 'function';
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: Record<string, unknown> };
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Record<string, unknown>;
+  };
 }
 
 /**
  * The chat-completions body for one streamed call. Key order is fixed (recordings fingerprint
  * the body); `extraBody` keys come last and override same-named keys in place.
  */
-export function buildRequestBody(request: LlmRequest, model: string, extraBody: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+export function buildRequestBody(
+  request: LlmRequest,
+  model: string,
+  extraBody: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
   const messages: WireMessage[] = request.system === undefined ? [] : [{ role: 'system', content: request.system }];
   for (const message of request.messages) messages.push(toWireMessage(message));
   return {
@@ -52,14 +60,25 @@ function toWireMessage(message: LlmMessage): WireMessage {
       return {
         role: 'assistant',
         content: message.content,
-        ...(message.reasoning !== undefined && message.reasoning.length > 0 ? { reasoning_content: message.reasoning } : {}),
+        ...(message.reasoning !== undefined && message.reasoning.length > 0
+          ? { reasoning_content: message.reasoning }
+          : {}),
         ...(message.toolCalls !== undefined && message.toolCalls.length > 0
-          ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
           : {}),
       };
   }
 }
 
 function toWireTool(tool: LlmToolSpec): WireTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }

@@ -50,7 +50,10 @@ describe('SseDecoder', () => {
     const multiByteStart = bytes.indexOf(0xf0);
     expect(multiByteStart).toBeGreaterThan(0);
     for (let offset = 0; offset <= bytes.length; offset++) {
-      expect(decodePieces(splitAt(bytes, [offset])), `split at byte ${offset}`).toEqual({ messages: sampleMessages, done: true });
+      expect(decodePieces(splitAt(bytes, [offset])), `split at byte ${offset}`).toEqual({
+        messages: sampleMessages,
+        done: true,
+      });
     }
   });
 

@@ -4,7 +4,13 @@ import type { Cassette, CassetteCall, StreamedResponse } from '../types.js';
 
 /** A chat request body as a client would send it. */
 export function chatBody(messages: readonly object[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ model: 'deepseek-v4-flash', stream: true, stream_options: { include_usage: true }, messages, ...extra });
+  return JSON.stringify({
+    model: 'deepseek-v4-flash',
+    stream: true,
+    stream_options: { include_usage: true },
+    messages,
+    ...extra,
+  });
 }
 
 export function chatRequest(messages: readonly object[], extra: Record<string, unknown> = {}): CanonicalRequest {
@@ -16,7 +22,10 @@ export function textStream(texts: readonly string[], delay = 3): StreamedRespons
   return {
     status: 200,
     headers: { 'content-type': 'text/event-stream' },
-    events: texts.map((text) => ({ delay, data: JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] }) })),
+    events: texts.map((text) => ({
+      delay,
+      data: JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] }),
+    })),
     done: true,
   };
 }
@@ -37,7 +46,13 @@ export function sampleCassette(delay = 3): Cassette {
     { request: chatRequest([user('find trains')], { temperature: 0 }), response: textStream(['Train at 9.'], delay) },
   ];
   return {
-    provenance: { source: 'recorded', host: 'api.deepseek.com', model: 'deepseek-v4-flash', recordedAt: '2026-01-01T00:00:00.000Z', recorder: 'nestcast 0.1.0' },
+    provenance: {
+      source: 'recorded',
+      host: 'api.deepseek.com',
+      model: 'deepseek-v4-flash',
+      recordedAt: '2026-01-01T00:00:00.000Z',
+      recorder: 'nestcast 0.1.0',
+    },
     calls: { main, 'main/call_1': child },
   };
 }

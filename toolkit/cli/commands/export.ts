@@ -28,8 +28,10 @@ export const exportCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandLine(argv, { to: { type: 'string' }, 'base-url': { type: 'string' } });
     const [recording, file, ...extra] = positionals;
-    if (recording === undefined || extra.length > 0) throw new UsageError('give one recording folder, then --to <format> <file>');
-    if (!EXPORT_FORMATS.includes(values.to as ExportFormat)) throw new UsageError(`--to must be one of ${EXPORT_FORMATS.join(', ')}, followed by the file to write`);
+    if (recording === undefined || extra.length > 0)
+      throw new UsageError('give one recording folder, then --to <format> <file>');
+    if (!EXPORT_FORMATS.includes(values.to as ExportFormat))
+      throw new UsageError(`--to must be one of ${EXPORT_FORMATS.join(', ')}, followed by the file to write`);
     if (file === undefined) throw new UsageError(`name the file to write: --to ${values.to} <file>`);
     const result = await exportRecording(resolve(io.cwd, recording), {
       to: values.to as ExportFormat,
@@ -38,7 +40,8 @@ export const exportCommand: Command = {
     });
     const p = paint(io.color);
     const lines = [`${p.green('✓')} exported ${result.exported} model calls to ${file} (${values.to})`];
-    for (const left of result.leftOut) lines.push(p.yellow(`  left out: session "${left.lineage}" call ${left.call}: ${left.reason}`));
+    for (const left of result.leftOut)
+      lines.push(p.yellow(`  left out: session "${left.lineage}" call ${left.call}: ${left.reason}`));
     lines.push(`  not kept: ${result.limits}`);
     io.stdout(`${lines.join('\n')}\n`);
     return 0;

@@ -5,7 +5,13 @@ import { main } from '../main.js';
 function captured() {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { stdout: (text: string) => void out.push(text), stderr: (text: string) => void err.push(text), env: process.env, cwd: process.cwd(), color: false };
+  const io = {
+    stdout: (text: string) => void out.push(text),
+    stderr: (text: string) => void err.push(text),
+    env: process.env,
+    cwd: process.cwd(),
+    color: false,
+  };
   return { io, out, err };
 }
 
@@ -16,7 +22,9 @@ describe('nestcast fuzz', () => {
     const { io, out } = captured();
     expect(await fuzzMain(['--provider', 'mock', '--runs', '30', '--seed', '42'], io)).toBe(0);
     expect(out.join('')).toMatch(/fuzzing provider "mock" with 30 schedule\(s\), seed 42\n/);
-    expect(out.join('')).toMatch(/ok: 30 schedules kept every lifecycle promise \(seed 42, [\d.]+ s, \d+ schedules\/s\)/);
+    expect(out.join('')).toMatch(
+      /ok: 30 schedules kept every lifecycle promise \(seed 42, [\d.]+ s, \d+ schedules\/s\)/,
+    );
   });
 
   it('accepts a negative seed written --seed=S, as failures print it', async () => {
@@ -49,7 +57,10 @@ describe('nestcast fuzz', () => {
 describe('nestcast fuzz --provider <module>, through the real CLI', () => {
   const cli = (args: readonly string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'toolkit/cli/bin.ts', 'fuzz', ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'toolkit/cli/bin.ts', 'fuzz', ...args], {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -59,23 +70,35 @@ describe('nestcast fuzz --provider <module>, through the real CLI', () => {
     });
 
   it("fuzzes a user's provider factory module, as docs/fuzzing.md shows", { timeout: 60_000 }, async () => {
-    const { code, stdout } = await cli(['--provider', 'docs/examples/worker-provider.fuzz.mjs', '--runs', '100', '--coverage']);
+    const { code, stdout } = await cli([
+      '--provider',
+      'docs/examples/worker-provider.fuzz.mjs',
+      '--runs',
+      '100',
+      '--coverage',
+    ]);
     expect(code, stdout).toBe(0);
     expect(stdout).toMatch(/fuzzing provider "worker" with 100 schedule\(s\)/);
     expect(stdout).toMatch(/^abort\s+\d+/m);
     expect(stdout).toMatch(/ok: 100 schedules kept every lifecycle promise/);
   });
 
-  it('prints a rerun line for a broken provider module that, run as printed, replays the same failure', { timeout: 60_000 }, async () => {
-    const first = await cli(['--provider', 'toolkit/fuzz/mutants/starts-when-aborted.ts', '--runs', '1000']);
-    expect(first.code).toBe(1);
-    const rerun = /^rerun: nestcast fuzz (.+)$/m.exec(first.stderr)?.[1];
-    expect(rerun, first.stderr).toMatch(/^--provider toolkit\/fuzz\/mutants\/starts-when-aborted\.ts --runs 1000 --seed=-?\d+ --path [\d:]+$/);
-    const again = await cli(rerun?.split(' ') ?? []);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('[aborted-start-rejects]');
-    expect(again.stderr).toMatch(/broke \d+ lifecycle promise\(s\) after 1 schedule\(s\)/);
-  });
+  it(
+    'prints a rerun line for a broken provider module that, run as printed, replays the same failure',
+    { timeout: 60_000 },
+    async () => {
+      const first = await cli(['--provider', 'toolkit/fuzz/mutants/starts-when-aborted.ts', '--runs', '1000']);
+      expect(first.code).toBe(1);
+      const rerun = /^rerun: nestcast fuzz (.+)$/m.exec(first.stderr)?.[1];
+      expect(rerun, first.stderr).toMatch(
+        /^--provider toolkit\/fuzz\/mutants\/starts-when-aborted\.ts --runs 1000 --seed=-?\d+ --path [\d:]+$/,
+      );
+      const again = await cli(rerun?.split(' ') ?? []);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('[aborted-start-rejects]');
+      expect(again.stderr).toMatch(/broke \d+ lifecycle promise\(s\) after 1 schedule\(s\)/);
+    },
+  );
 
   it.each([
     [['--provider', './no/such/provider.mjs'], 'does not exist'],

@@ -56,18 +56,31 @@ async function parseFuzzRun(argv: readonly string[]): Promise<FuzzRun> {
   if (name === undefined) throw usage('--provider is required');
   const factory = FUZZ_PROVIDERS[name] ?? (looksLikeModule(name) ? await loadProviderModule(name) : undefined);
   if (factory === undefined) {
-    throw new FuzzError('UNKNOWN_FUZZ_PROVIDER', `unknown provider ${JSON.stringify(name)}; known: ${Object.keys(FUZZ_PROVIDERS).join(', ')}, or the path of a module exporting a ProviderFactory`);
+    throw new FuzzError(
+      'UNKNOWN_FUZZ_PROVIDER',
+      `unknown provider ${JSON.stringify(name)}; known: ${Object.keys(FUZZ_PROVIDERS).join(', ')}, or the path of a module exporting a ProviderFactory`,
+    );
   }
   const runs = values.runs === undefined ? (DEFAULT_FUZZ_RUNS[name] ?? 1000) : integer('--runs', values.runs, 1);
   const seed = values.seed === undefined ? undefined : integer('--seed', values.seed, -(2 ** 31));
   const timeoutMs = values.timeout === undefined ? undefined : integer('--timeout', values.timeout, 1);
-  if (values.path !== undefined && seed === undefined) throw usage('--path replays a failure only with the --seed printed beside it');
-  return { factory, rerunAs: name, coverage: values.coverage === true, runs, ...(seed !== undefined ? { seed } : {}), ...(values.path !== undefined ? { path: values.path } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  if (values.path !== undefined && seed === undefined)
+    throw usage('--path replays a failure only with the --seed printed beside it');
+  return {
+    factory,
+    rerunAs: name,
+    coverage: values.coverage === true,
+    runs,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(values.path !== undefined ? { path: values.path } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
 }
 
 function integer(flag: string, text: string, min: number): number {
   const value = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) throw usage(`${flag} must be an integer of at least ${min}, got ${JSON.stringify(text)}`);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value) || value < min)
+    throw usage(`${flag} must be an integer of at least ${min}, got ${JSON.stringify(text)}`);
   return value;
 }
 

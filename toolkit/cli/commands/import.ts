@@ -32,20 +32,28 @@ export const importCommand: Command = {
     const { values, positionals } = parseCommandLine(argv, { from: { type: 'string' }, to: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('give exactly one fixture file');
     const from = values.from;
-    if (!FIXTURE_FORMATS.includes(from as FixtureFormat)) throw new UsageError(`--from must be one of ${FIXTURE_FORMATS.join(', ')}`);
+    if (!FIXTURE_FORMATS.includes(from as FixtureFormat))
+      throw new UsageError(`--from must be one of ${FIXTURE_FORMATS.join(', ')}`);
     if (values.to === undefined) throw new UsageError('--to <recording folder> is required');
     const file = resolve(io.cwd, positionals[0] as string);
     const to = resolve(io.cwd, values.to);
     const result = await importFixture(file, { from: from as FixtureFormat, to });
     const p = paint(io.color);
-    const lines = [`${p.green('✓')} imported ${Object.values(result.sessions).reduce((a, b) => a + b, 0)} model calls into ${values.to}`];
-    for (const [lineage, count] of Object.entries(result.sessions)) lines.push(`  ${lineage}  ${count} call${count === 1 ? '' : 's'}`);
+    const lines = [
+      `${p.green('✓')} imported ${Object.values(result.sessions).reduce((a, b) => a + b, 0)} model calls into ${values.to}`,
+    ];
+    for (const [lineage, count] of Object.entries(result.sessions))
+      lines.push(`  ${lineage}  ${count} call${count === 1 ? '' : 's'}`);
     if (result.skipped.length > 0) {
       lines.push(`  skipped ${result.skipped.length} other request${result.skipped.length === 1 ? '' : 's'}:`);
       for (const skipped of result.skipped) lines.push(p.dim(`    #${skipped.index} ${skipped.method} ${skipped.url}`));
     }
     for (const ambiguity of result.ambiguities) lines.push(p.yellow(`  ${ambiguity.code}: ${ambiguity.message}`));
-    lines.push(p.dim('  chunk timing is not in the fixture: replay serves events with no delay (--timing recorded has nothing to play)'));
+    lines.push(
+      p.dim(
+        '  chunk timing is not in the fixture: replay serves events with no delay (--timing recorded has nothing to play)',
+      ),
+    );
     io.stdout(`${lines.join('\n')}\n`);
     return 0;
   },

@@ -50,7 +50,12 @@ export const inspectCommand: Command = {
       const calls = cassette.calls[lineage] ?? [];
       lines.push(`  ${lineage.padEnd(width)}  ${String(calls.length).padStart(5)}  ${calls.map(outcomeOf).join(', ')}`);
       calls.forEach((call, index) => {
-        if (values.calls) lines.push(p.dim(`      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`));
+        if (values.calls)
+          lines.push(
+            p.dim(
+              `      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`,
+            ),
+          );
         lines.push(...saidLines(call, values.calls === true ? '         ' : `      ${index + 1}. `));
       });
     }

@@ -33,12 +33,21 @@ export const modelServerCommand: Command = {
 };
 
 /** Starts the server the options describe and prints its URL. */
-export async function startModelServerFrom(argv: readonly string[], out: (text: string) => void, cwd: string): Promise<ModelServer> {
-  const { values, positionals } = parseCommandLine(argv, { script: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } });
+export async function startModelServerFrom(
+  argv: readonly string[],
+  out: (text: string) => void,
+  cwd: string,
+): Promise<ModelServer> {
+  const { values, positionals } = parseCommandLine(argv, {
+    script: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+  });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   if (values.script === undefined) throw new UsageError('--script <file> is required');
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   const scripts = await loadScript(values.script, cwd);
   const server = await startModelServer({ scripts, port, ...(values.host === undefined ? {} : { host: values.host }) });
   out(`${server.url}\n`);

@@ -47,7 +47,9 @@ export const recordCommand: Command = {
     const request = readRecordRequest(argv, io);
     const selected = await loadSelectedScenarios(request.scenariosDir, request.positionals);
     requireScenarios(selected.length, request.scenariosDir, request.passWithNone);
-    const uninstallSignals = cleanExitOnSignal(() => selected.map((scenario) => resolve(request.recordingsDir, scenario.name)));
+    const uninstallSignals = cleanExitOnSignal(() =>
+      selected.map((scenario) => resolve(request.recordingsDir, scenario.name)),
+    );
     try {
       const scenarios = request.missing ? await withoutRecording(selected, request.recordingsDir) : selected;
       if (scenarios.length === 0) {
@@ -103,13 +105,20 @@ function readRecordRequest(argv: readonly string[], io: CliIo): RecordRequest {
 }
 
 /** `--missing`: the scenarios without a saved recording (no meta.json). */
-async function withoutRecording(scenarios: readonly ScenarioDefinition[], recordingsDir: string): Promise<ScenarioDefinition[]> {
+async function withoutRecording(
+  scenarios: readonly ScenarioDefinition[],
+  recordingsDir: string,
+): Promise<ScenarioDefinition[]> {
   const present = await Promise.all(scenarios.map((scenario) => exists(join(recordingsDir, scenario.name, META_FILE))));
   return scenarios.filter((_, index) => !present[index]);
 }
 
 /** Records each scenario to its verdict, one after the other, with its progress line; then the summary and the --report pages. */
-async function recordEach(scenarios: readonly ScenarioDefinition[], request: RecordRequest, io: CliIo): Promise<ScenarioReport[]> {
+async function recordEach(
+  scenarios: readonly ScenarioDefinition[],
+  request: RecordRequest,
+  io: CliIo,
+): Promise<ScenarioReport[]> {
   const p = paint(io.color);
   const reports: ScenarioReport[] = [];
   const htmlReport = reportCollector(request.reportDir);

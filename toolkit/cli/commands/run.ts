@@ -65,7 +65,8 @@ export const runCommand: Command = {
         const reports = await replayAll(names, request.run, request.workers, request.reportDir, { ...io, stdout });
         // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
         guard.assertNoEscapes();
-        if (request.ci !== undefined) await writeCiReport(request.ci, { reports, startedAt, durationMs: performance.now() - started }, io);
+        if (request.ci !== undefined)
+          await writeCiReport(request.ci, { reports, startedAt, durationMs: performance.now() - started }, io);
         return reports.every((report) => report.passed) ? 0 : 1;
       },
     );
@@ -108,7 +109,8 @@ function readRunRequest(argv: readonly string[], io: CliIo): RunRequest {
   if (values.reporter !== undefined && reporter === undefined) {
     throw new UsageError(`--reporter must be one of ${Object.keys(REPORTERS).join(', ')}, got "${values.reporter}"`);
   }
-  if (values.output !== undefined && reporter === undefined) throw new UsageError('--output needs --reporter junit or --reporter json');
+  if (values.output !== undefined && reporter === undefined)
+    throw new UsageError('--output needs --reporter junit or --reporter json');
   return {
     positionals,
     run: {
@@ -123,7 +125,14 @@ function readRunRequest(argv: readonly string[], io: CliIo): RunRequest {
     shard: values.shard,
     passWithNone: values['pass-with-no-scenarios'] === true,
     reportDir: values.report === undefined ? undefined : resolve(io.cwd, values.report),
-    ci: reporter === undefined ? undefined : { name: values.reporter as string, reporter, ...(values.output !== undefined ? { output: values.output } : {}) },
+    ci:
+      reporter === undefined
+        ? undefined
+        : {
+            name: values.reporter as string,
+            reporter,
+            ...(values.output !== undefined ? { output: values.output } : {}),
+          },
   };
 }
 
@@ -136,7 +145,13 @@ async function selectRunScenarios(request: RunRequest): Promise<string[]> {
 }
 
 /** Every selected scenario to its verdict, in workers or here; progress and summary on `io.stdout`. */
-async function replayAll(names: readonly string[], run: WorkerRunOptions, workers: number, reportDir: string | undefined, io: CliIo): Promise<ScenarioReport[]> {
+async function replayAll(
+  names: readonly string[],
+  run: WorkerRunOptions,
+  workers: number,
+  reportDir: string | undefined,
+  io: CliIo,
+): Promise<ScenarioReport[]> {
   const { scenariosDir } = run;
   const p = paint(io.color);
   const htmlReport = reportCollector(reportDir);
@@ -153,10 +168,21 @@ async function replayAll(names: readonly string[], run: WorkerRunOptions, worker
   };
   // --report keeps each run's session logs and calls in this process: it runs here, serially.
   if (Math.min(workers, names.length) > 1 && reportDir === undefined) {
-    await runInWorkers(names, { workers, run, env: io.env, cwd: io.cwd, stdout: io.stdout, stderr: io.stderr, onReport });
+    await runInWorkers(names, {
+      workers,
+      run,
+      env: io.env,
+      cwd: io.cwd,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      onReport,
+    });
   } else {
     for (const [index, name] of names.entries()) {
-      onReport(index, await runScenarioFile(scenariosDir, name, { ...runOptions(run, io.env), ...htmlReport.optionsFor(name) }));
+      onReport(
+        index,
+        await runScenarioFile(scenariosDir, name, { ...runOptions(run, io.env), ...htmlReport.optionsFor(name) }),
+      );
     }
   }
   const done = reports as ScenarioReport[];
@@ -187,7 +213,13 @@ export function parseWorkers(value: string | undefined): number {
 }
 
 /** `--grep` and `--shard` over the chosen names, before anything is loaded. */
-function narrowed(names: string[], dir: string, grep: string | undefined, shardText: string | undefined, passWithNone: boolean): string[] {
+function narrowed(
+  names: string[],
+  dir: string,
+  grep: string | undefined,
+  shardText: string | undefined,
+  passWithNone: boolean,
+): string[] {
   if (grep === undefined && shardText === undefined) return names;
   let shard;
   try {
@@ -195,7 +227,10 @@ function narrowed(names: string[], dir: string, grep: string | undefined, shardT
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const selected = narrowScenarios(names, { ...(grep !== undefined ? { grep } : {}), ...(shard !== undefined ? { shard } : {}) });
+  const selected = narrowScenarios(names, {
+    ...(grep !== undefined ? { grep } : {}),
+    ...(shard !== undefined ? { shard } : {}),
+  });
   if (selected.length === 0 && !passWithNone) {
     throw new ScenarioError(
       'NO_SCENARIOS',
@@ -209,7 +244,8 @@ export function parseTiming(value: string | undefined): ReplayTiming | undefined
   if (value === undefined || value === 'instant') return value;
   if (value === 'recorded') return 'recorded';
   const speed = Number(value.replace(/x$/, ''));
-  if (!Number.isFinite(speed) || speed <= 0) throw new UsageError(`--timing must be instant, recorded or a positive speed factor, got "${value}"`);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new UsageError(`--timing must be instant, recorded or a positive speed factor, got "${value}"`);
   // A speed factor of 2 plays the recording twice as fast: every recorded delay is halved.
   return { scale: 1 / speed };
 }

@@ -16,7 +16,9 @@ export const scenarioWorkerCommand: Command = {
   async run(_argv, io) {
     const send = process.send?.bind(process);
     if (send === undefined) {
-      io.stderr('nestcast scenario-worker: started without an IPC channel; it is started by `nestcast run --workers N`, not by hand.\n');
+      io.stderr(
+        'nestcast scenario-worker: started without an IPC channel; it is started by `nestcast run --workers N`, not by hand.\n',
+      );
       return 2;
     }
     // One scenario at a time, in the order given: the parent hands out the next only after a report.
@@ -31,7 +33,11 @@ export const scenarioWorkerCommand: Command = {
   },
 };
 
-async function runOne(message: RunMessage, env: NodeJS.ProcessEnv, send: NonNullable<typeof process.send>): Promise<void> {
+async function runOne(
+  message: RunMessage,
+  env: NodeJS.ProcessEnv,
+  send: NonNullable<typeof process.send>,
+): Promise<void> {
   // The IPC channel would keep the event loop alive: unref'd while the scenario runs, a scenario
   // that leaves nothing to wait on drains the loop and fails SCENARIO_STALLED, as in a serial run.
   process.channel?.unref();

@@ -30,7 +30,12 @@ export const showCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('give exactly one recording folder or scenario name');
     const target = positionals[0] as string;
     const dir = await recordingDir(io.cwd, target, values.recordings);
-    const page = await writeRecordingReport(resolve(io.cwd, values.report ?? 'nestcast-report'), dir, io, `nestcast record ${target}`);
+    const page = await writeRecordingReport(
+      resolve(io.cwd, values.report ?? 'nestcast-report'),
+      dir,
+      io,
+      `nestcast record ${target}`,
+    );
     io.stdout(`${page}\n`);
     return 0;
   },

@@ -41,12 +41,25 @@ describe('selecting scenarios', () => {
   it('--grep keeps the names its regular expression matches, before sharding', () => {
     const all = ['acp-child', 'acp-child-crash', 'fork', 'nested'];
     expect(narrowScenarios(all, { grep: '^acp' })).toEqual(['acp-child', 'acp-child-crash']);
-    expect(narrowScenarios(all, { grep: 'crash|fork', shard: { index: 1, count: 1 } })).toEqual(['acp-child-crash', 'fork']);
+    expect(narrowScenarios(all, { grep: 'crash|fork', shard: { index: 1, count: 1 } })).toEqual([
+      'acp-child-crash',
+      'fork',
+    ]);
     expect(() => narrowScenarios(all, { grep: '(' })).toThrow(/--grep "\(" is not a regular expression/);
   });
 });
 
-const passing: ScenarioReport = { name: 'hello-child', mode: 'replay', source: 'recording at recordings/hello-child', sessions: 2, modelCalls: 3, passed: true, failures: [], durationMs: 21.4, wroteTranscripts: false };
+const passing: ScenarioReport = {
+  name: 'hello-child',
+  mode: 'replay',
+  source: 'recording at recordings/hello-child',
+  sessions: 2,
+  modelCalls: 3,
+  passed: true,
+  failures: [],
+  durationMs: 21.4,
+  wroteTranscripts: false,
+};
 const failing = (message: string): ScenarioReport => ({
   ...passing,
   name: 'fork',
@@ -61,7 +74,11 @@ describe('reporters', () => {
   it('JUnit XML is well-formed for any failure text, with one testcase per scenario and the failure code as its type', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
-        const report = junitReporter({ reports: [passing, failing(text)], startedAt: '2026-12-01T09:00:00.000Z', durationMs: 1234 });
+        const report = junitReporter({
+          reports: [passing, failing(text)],
+          startedAt: '2026-12-01T09:00:00.000Z',
+          durationMs: 1234,
+        });
         expect(XMLValidator.validate(report)).toBe(true);
         const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(report);
         const suite = parsed.testsuites.testsuite;
@@ -75,7 +92,9 @@ describe('reporters', () => {
   });
 
   it('the JSON report has per scenario its verdict, sessions, model calls, duration and failures', () => {
-    const report = JSON.parse(jsonReporter({ reports: [passing, failing('differs')], startedAt: '2026-12-01T09:00:00.000Z', durationMs: 50 }));
+    const report = JSON.parse(
+      jsonReporter({ reports: [passing, failing('differs')], startedAt: '2026-12-01T09:00:00.000Z', durationMs: 50 }),
+    );
     expect(report.scenarios).toEqual({ total: 2, passed: 1, failed: 1 });
     expect(report.results[1]).toEqual({
       name: 'fork',
@@ -85,7 +104,10 @@ describe('reporters', () => {
       sessions: 2,
       modelCalls: 3,
       durationMs: 21,
-      failures: [{ code: 'REQUEST_MISMATCH', message: 'differs' }, { code: 'EXPECTATION_FAILED', message: 'fork: expected 2 sessions' }],
+      failures: [
+        { code: 'REQUEST_MISMATCH', message: 'differs' },
+        { code: 'EXPECTATION_FAILED', message: 'fork: expected 2 sessions' },
+      ],
     });
   });
 });
@@ -101,17 +123,39 @@ describe('nestcast run for CI', () => {
 
   it('--grep with --shard 1/1 and --reporter junit --output writes the report of exactly the selected scenarios', async () => {
     let out = '';
-    const io: CliIo = { stdout: (text) => void (out += text), stderr: (text) => void (out += text), env: { NO_COLOR: '1' }, cwd: process.cwd(), color: false };
+    const io: CliIo = {
+      stdout: (text) => void (out += text),
+      stderr: (text) => void (out += text),
+      env: { NO_COLOR: '1' },
+      cwd: process.cwd(),
+      color: false,
+    };
     const file = join(dir, 'ci', 'junit.xml');
-    expect(await main(['run', '--grep', '^(hello-child|spawn-one)$', '--shard', '1/1', '--reporter', 'junit', '--output', file], io)).toBe(0);
+    expect(
+      await main(
+        ['run', '--grep', '^(hello-child|spawn-one)$', '--shard', '1/1', '--reporter', 'junit', '--output', file],
+        io,
+      ),
+    ).toBe(0);
     expect(out).toContain('2 scenarios passed');
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await readFile(file, 'utf8'));
-    expect(parsed.testsuites.testsuite.testcase.map((test: { name: string }) => test.name)).toEqual(['hello-child', 'spawn-one']);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      await readFile(file, 'utf8'),
+    );
+    expect(parsed.testsuites.testsuite.testcase.map((test: { name: string }) => test.name)).toEqual([
+      'hello-child',
+      'spawn-one',
+    ]);
   });
 
   it('--reporter json without --output prints only the JSON; shards of the real suite split it as vitest would', async () => {
     let out = '';
-    const io: CliIo = { stdout: (text) => void (out += text), stderr: () => undefined, env: { NO_COLOR: '1' }, cwd: process.cwd(), color: false };
+    const io: CliIo = {
+      stdout: (text) => void (out += text),
+      stderr: () => undefined,
+      env: { NO_COLOR: '1' },
+      cwd: process.cwd(),
+      color: false,
+    };
     const all = await listScenarios('scenarios');
     const second = (await vitestShard(all, 2, 8)).sort();
     expect(await main(['run', '--shard', '2/8', '--reporter', 'json'], io)).toBe(0);

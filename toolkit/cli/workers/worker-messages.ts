@@ -30,5 +30,8 @@ export function isRunMessage(value: unknown): value is RunMessage {
 }
 
 export function isReportMessage(value: unknown): value is ReportMessage {
-  return (value as { type?: unknown } | null)?.type === 'report' && typeof (value as { report?: unknown }).report === 'object';
+  return (
+    (value as { type?: unknown } | null)?.type === 'report' &&
+    typeof (value as { report?: unknown }).report === 'object'
+  );
 }

@@ -12,10 +12,17 @@ if (process.env.FUZZ_PID_DIR) writeFileSync(join(process.env.FUZZ_PID_DIR, Strin
 if (outcome === 'fail-start') process.exit(3);
 
 const cancels = new Map();
-const chunk = (sessionId, text) => ({ sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const chunk = (sessionId, text) => ({
+  sessionId,
+  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+});
 
 const app = agent({ name: 'nestcast-fuzz-agent' })
-  .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, authMethods: [] }))
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false },
+    authMethods: [],
+  }))
   .onRequest(methods.agent.session.new, () => ({ sessionId: `fuzz-${process.pid}` }))
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     const say = (text) => client.notify(methods.client.session.update, chunk(params.sessionId, text));

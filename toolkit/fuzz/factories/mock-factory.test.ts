@@ -9,13 +9,19 @@ import type { LiveThing, ProviderFactory } from '../types.js';
 import { mockFactory } from './mock-factory.js';
 
 describe('the mock provider under the lifecycle suite', () => {
-  it('keeps every promise over 1,000 schedules, which reach every phase x act it offers (no steering, no resume)', { timeout: 300_000 }, async () => {
-    const report = await checkProviderLifecycle(mockFactory, { runs: 1000 });
-    expect(report.ok, formatConformanceFailure(report)).toBe(true);
-    expect(report.schedules).toBe(fuzzRuns(1000));
-    const missed = expectedCells({ streams: true, steers: false, resumes: false }).filter((cell) => (report.coverage[cell] ?? 0) === 0);
-    expect(missed, `seed ${report.seed}:\n${formatCoverage(report.coverage)}`).toEqual([]);
-  });
+  it(
+    'keeps every promise over 1,000 schedules, which reach every phase x act it offers (no steering, no resume)',
+    { timeout: 300_000 },
+    async () => {
+      const report = await checkProviderLifecycle(mockFactory, { runs: 1000 });
+      expect(report.ok, formatConformanceFailure(report)).toBe(true);
+      expect(report.schedules).toBe(fuzzRuns(1000));
+      const missed = expectedCells({ streams: true, steers: false, resumes: false }).filter(
+        (cell) => (report.coverage[cell] ?? 0) === 0,
+      );
+      expect(missed, `seed ${report.seed}:\n${formatCoverage(report.coverage)}`).toEqual([]);
+    },
+  );
 
   it('is failed when scripted to leak on purpose, though the leak is counted, not named by lineage', async () => {
     const leaking: ProviderFactory = {
@@ -25,7 +31,11 @@ describe('the mock provider under the lifecycle suite', () => {
         const script = mockScript([{ kind: 'leak' }, { kind: 'leak' }, { kind: 'leak' }]);
         return {
           provider: createMockProvider({ script }),
-          alive: () => Array.from({ length: script.alive }, (_, index): LiveThing => ({ kind: 'other', id: `mock run #${index + 1}` })),
+          alive: () =>
+            Array.from({ length: script.alive }, (_, index): LiveThing => ({
+              kind: 'other',
+              id: `mock run #${index + 1}`,
+            })),
         };
       },
     };

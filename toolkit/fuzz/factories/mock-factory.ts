@@ -26,11 +26,17 @@ export const mockFactory: ProviderFactory = {
           const run = await provider.start(request);
           const outcome = outcomeOf(request.lineage);
           const text = outcome === 'complete' ? 'done' : 'partial';
-          void scheduler.schedule(Promise.resolve(), `mock ${request.lineage}: first chunk`).then(() => streamed(request.lineage, text));
+          void scheduler
+            .schedule(Promise.resolve(), `mock ${request.lineage}: first chunk`)
+            .then(() => streamed(request.lineage, text));
           return run;
         },
       },
-      alive: () => Array.from({ length: script.alive }, (_, index): LiveThing => ({ kind: 'other', id: `mock start-up or run #${index + 1}` })),
+      alive: () =>
+        Array.from({ length: script.alive }, (_, index): LiveThing => ({
+          kind: 'other',
+          id: `mock start-up or run #${index + 1}`,
+        })),
     };
   },
 };

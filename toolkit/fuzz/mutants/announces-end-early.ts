@@ -7,9 +7,15 @@ class Run extends ToyRun {
   private early: Promise<SubagentResult> | undefined;
 
   override get result(): Promise<SubagentResult> {
-    if (this.early === undefined) return (this.early = Promise.resolve({ output: 'announced early', stopReason: 'completed' }));
+    if (this.early === undefined)
+      return (this.early = Promise.resolve({ output: 'announced early', stopReason: 'completed' }));
     return this.settled;
   }
 }
 
-export default toyRunMutant(import.meta.url, 'emits subagent/end before its run has ended', 'end-reports-the-result', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'emits subagent/end before its run has ended',
+  'end-reports-the-result',
+  Run,
+);

@@ -23,12 +23,17 @@ function stopAtFirstFailure(events: EventBus<HarnessEvents>): void {
   }) as EventBus<HarnessEvents>['emit'];
 }
 
-export default mutant(import.meta.url, 'an event bus that stops calling later listeners after a failing one', 'later-listeners-run', {
-  create: toyFactory().create,
-  createRuntime: async (sessionsRoot) => {
-    const runtime = new Runtime({ sessionsRoot, logger: createMemoryLogger() });
-    stopAtFirstFailure(runtime.events);
-    await runtime.use(subagentsService);
-    return runtime;
+export default mutant(
+  import.meta.url,
+  'an event bus that stops calling later listeners after a failing one',
+  'later-listeners-run',
+  {
+    create: toyFactory().create,
+    createRuntime: async (sessionsRoot) => {
+      const runtime = new Runtime({ sessionsRoot, logger: createMemoryLogger() });
+      stopAtFirstFailure(runtime.events);
+      await runtime.use(subagentsService);
+      return runtime;
+    },
   },
-});
+);

@@ -10,4 +10,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'cancel() throws once the run has settled', 'cancel-after-settle-harmless', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'cancel() throws once the run has settled',
+  'cancel-after-settle-harmless',
+  Run,
+);

@@ -8,4 +8,9 @@ class Provider extends ToyProvider {
   }
 }
 
-export default toyMutant(import.meta.url, 'starts a live child for a parent disposed during start-up', 'no-child-for-a-gone-parent', (ctx) => new Provider(ctx));
+export default toyMutant(
+  import.meta.url,
+  'starts a live child for a parent disposed during start-up',
+  'no-child-for-a-gone-parent',
+  (ctx) => new Provider(ctx),
+);

@@ -23,13 +23,18 @@ function naiveContainment(events: EventBus<HarnessEvents>, warn: (line: string) 
   }) as EventBus<HarnessEvents>['emit'];
 }
 
-export default mutant(import.meta.url, 'listener containment that a revoked Proxy or a throwing message getter escapes', 'listener-failures-contained', {
-  create: toyFactory().create,
-  createRuntime: async (sessionsRoot) => {
-    const logger = createMemoryLogger();
-    const runtime = new Runtime({ sessionsRoot, logger });
-    naiveContainment(runtime.events, logger.warn);
-    await runtime.use(subagentsService);
-    return runtime;
+export default mutant(
+  import.meta.url,
+  'listener containment that a revoked Proxy or a throwing message getter escapes',
+  'listener-failures-contained',
+  {
+    create: toyFactory().create,
+    createRuntime: async (sessionsRoot) => {
+      const logger = createMemoryLogger();
+      const runtime = new Runtime({ sessionsRoot, logger });
+      naiveContainment(runtime.events, logger.warn);
+      await runtime.use(subagentsService);
+      return runtime;
+    },
   },
-});
+);

@@ -7,9 +7,16 @@ class Run extends ToyRun {
     return (this.disposal ??= (async () => {
       this.stop('toy run disposed');
       await this.settled.catch(() => undefined);
-      void this.ctx.scheduler.schedule(Promise.resolve(), `toy ${this.request.lineage}: child stops, after dispose resolved`).then(() => this.release());
+      void this.ctx.scheduler
+        .schedule(Promise.resolve(), `toy ${this.request.lineage}: child stops, after dispose resolved`)
+        .then(() => this.release());
     })());
   }
 }
 
-export default toyRunMutant(import.meta.url, 'resolves dispose() before the child stops', 'dispose-leaves-nothing-alive', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'resolves dispose() before the child stops',
+  'dispose-leaves-nothing-alive',
+  Run,
+);

@@ -11,4 +11,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'resolves dispose() with the result still pending', 'dispose-settles-result', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'resolves dispose() with the result still pending',
+  'dispose-settles-result',
+  Run,
+);

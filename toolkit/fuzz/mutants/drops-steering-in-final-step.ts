@@ -8,4 +8,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'accepts steering during the final step and drops it', 'steering-delivered-or-refused', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'accepts steering during the final step and drops it',
+  'steering-delivered-or-refused',
+  Run,
+);

@@ -9,4 +9,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'leaves a floating unhandled rejection behind on dispose', 'no-unhandled-failures', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'leaves a floating unhandled rejection behind on dispose',
+  'no-unhandled-failures',
+  Run,
+);

@@ -6,4 +6,9 @@ class Run extends ToyRun {
   protected override listen(): void {}
 }
 
-export default toyRunMutant(import.meta.url, 'ignores the request signal after ready', 'cancel-and-signal-settle-result', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'ignores the request signal after ready',
+  'cancel-and-signal-settle-result',
+  Run,
+);

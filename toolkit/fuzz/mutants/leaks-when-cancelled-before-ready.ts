@@ -6,4 +6,9 @@ class Provider extends ToyProvider {
   protected override releaseCancelledStart(): void {}
 }
 
-export default toyMutant(import.meta.url, 'leaks its child when cancelled before ready', 'rejected-start-releases-everything', (ctx) => new Provider(ctx));
+export default toyMutant(
+  import.meta.url,
+  'leaks its child when cancelled before ready',
+  'rejected-start-releases-everything',
+  (ctx) => new Provider(ctx),
+);

@@ -22,13 +22,23 @@ function modulePath(moduleUrl: string): string {
 }
 
 /** A mutant defined in the module at `moduleUrl` (pass `import.meta.url`), named after its file. */
-export function mutant(moduleUrl: string, flaw: string, breaks: string, factory: Omit<ProviderFactory, 'name' | 'module'>): Mutant {
+export function mutant(
+  moduleUrl: string,
+  flaw: string,
+  breaks: string,
+  factory: Omit<ProviderFactory, 'name' | 'module'>,
+): Mutant {
   const name = `mutant-${basename(fileURLToPath(moduleUrl)).replace(/\.[cm]?[jt]s$/, '')}`;
   return { ...factory, name, module: modulePath(moduleUrl), flaw, breaks };
 }
 
 /** A mutant of the toy provider: `make` builds the broken variant (a subclass overriding one step). */
-export function toyMutant(moduleUrl: string, flaw: string, breaks: string, make: (ctx: ToyContext) => SubagentProvider): Mutant {
+export function toyMutant(
+  moduleUrl: string,
+  flaw: string,
+  breaks: string,
+  make: (ctx: ToyContext) => SubagentProvider,
+): Mutant {
   const { create } = toyFactory('toy', make);
   return mutant(moduleUrl, flaw, breaks, { create });
 }

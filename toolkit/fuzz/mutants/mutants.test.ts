@@ -29,22 +29,35 @@ describe('the mutation set', () => {
   // Each run stops at its first failure. A flaw often breaks more than one promise, and the first
   // failing schedule may show another: the search goes on (next seed) until the promise the mutant
   // is for is reported, within the default run count in all.
-  it.each(MUTANTS.map((mutant) => [mutant.name, mutant.breaks, mutant] as const))('catches %s as [%s] within the default run count', { timeout: 120_000 }, async (_name, breaks, mutant) => {
-    const seen: string[] = [];
-    let schedules = 0;
-    for (let attempt = 0; schedules < DEFAULT_RUNS; attempt++) {
-      const report = await checkProviderLifecycle(mutant, { runs: DEFAULT_RUNS - schedules, endOnFailure: true, settleWaitMs: 500, timeoutMs: 3_000 });
-      schedules += report.schedules;
-      if (report.ok) break;
-      expect(report.failure?.kind, formatConformanceFailure(report)).toBe('provider');
-      expect(report.failure?.rerun).toContain(`--provider ${mutant.module} `);
-      const promises = report.failure?.violations.map((violation) => violation.promise) ?? [];
-      seen.push(`seed ${report.seed}: ${promises.join(', ')}`);
-      if (promises.includes(breaks)) {
-        caughtAt.push(`  ${mutant.name}: [${breaks}] caught at schedule ${schedules} (${attempt + 1} failing run(s); seed ${report.seed})`);
-        return;
+  it.each(MUTANTS.map((mutant) => [mutant.name, mutant.breaks, mutant] as const))(
+    'catches %s as [%s] within the default run count',
+    { timeout: 120_000 },
+    async (_name, breaks, mutant) => {
+      const seen: string[] = [];
+      let schedules = 0;
+      for (let attempt = 0; schedules < DEFAULT_RUNS; attempt++) {
+        const report = await checkProviderLifecycle(mutant, {
+          runs: DEFAULT_RUNS - schedules,
+          endOnFailure: true,
+          settleWaitMs: 500,
+          timeoutMs: 3_000,
+        });
+        schedules += report.schedules;
+        if (report.ok) break;
+        expect(report.failure?.kind, formatConformanceFailure(report)).toBe('provider');
+        expect(report.failure?.rerun).toContain(`--provider ${mutant.module} `);
+        const promises = report.failure?.violations.map((violation) => violation.promise) ?? [];
+        seen.push(`seed ${report.seed}: ${promises.join(', ')}`);
+        if (promises.includes(breaks)) {
+          caughtAt.push(
+            `  ${mutant.name}: [${breaks}] caught at schedule ${schedules} (${attempt + 1} failing run(s); seed ${report.seed})`,
+          );
+          return;
+        }
       }
-    }
-    expect.fail(`[${breaks}] was not reported within ${DEFAULT_RUNS} schedules; failures seen: ${seen.join('; ') || 'none'}`);
-  });
+      expect.fail(
+        `[${breaks}] was not reported within ${DEFAULT_RUNS} schedules; failures seen: ${seen.join('; ') || 'none'}`,
+      );
+    },
+  );
 });

@@ -12,4 +12,9 @@ class Provider extends ToyProvider {
   }
 }
 
-export default toyMutant(import.meta.url, 'resolves start for a child that failed to start', 'failed-start-rejects', (ctx) => new Provider(ctx));
+export default toyMutant(
+  import.meta.url,
+  'resolves start for a child that failed to start',
+  'failed-start-rejects',
+  (ctx) => new Provider(ctx),
+);

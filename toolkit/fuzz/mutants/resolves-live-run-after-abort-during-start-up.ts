@@ -12,11 +12,20 @@ class Provider extends ToyProvider {
     return request.signal.aborted;
   }
 
-  protected override makeRun(id: string, request: ResolvedStartRequest, outcome: Parameters<ToyProvider['makeRun']>[2]) {
+  protected override makeRun(
+    id: string,
+    request: ResolvedStartRequest,
+    outcome: Parameters<ToyProvider['makeRun']>[2],
+  ) {
     return new (class extends ToyRun {
       protected override catchUpOnAbort(): void {}
     })(id, request, outcome, this.ctx);
   }
 }
 
-export default toyMutant(import.meta.url, 'start resolves a live run although the request signal aborted during start-up', 'abort-during-start-cancels', (ctx) => new Provider(ctx));
+export default toyMutant(
+  import.meta.url,
+  'start resolves a live run although the request signal aborted during start-up',
+  'abort-during-start-cancels',
+  (ctx) => new Provider(ctx),
+);

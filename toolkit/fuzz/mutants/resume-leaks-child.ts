@@ -11,4 +11,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'the run from resume() leaks its child', 'dispose-leaves-nothing-alive', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'the run from resume() leaks its child',
+  'dispose-leaves-nothing-alive',
+  Run,
+);

@@ -10,4 +10,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'changes the result object after the caller received it', 'result-stays-put', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'changes the result object after the caller received it',
+  'result-stays-put',
+  Run,
+);

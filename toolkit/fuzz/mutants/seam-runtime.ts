@@ -6,7 +6,10 @@ import type { SubagentService } from '../../../providers/seam/subagent-service.j
 import type { SubagentProvider } from '../../../providers/seam/types.js';
 
 /** A runtime whose `subagents` service is `Service` (a broken variant of the seam's), for seam-level mutants. */
-export async function runtimeWithService(sessionsRoot: string, Service: new (events: EventBus<HarnessEvents>) => SubagentService): Promise<Runtime> {
+export async function runtimeWithService(
+  sessionsRoot: string,
+  Service: new (events: EventBus<HarnessEvents>) => SubagentService,
+): Promise<Runtime> {
   const runtime = new Runtime({ sessionsRoot, logger: createMemoryLogger() });
   await runtime.use((scope) => {
     scope.add(scope.runtime.provide('subagents', new Service(scope.runtime.events)));

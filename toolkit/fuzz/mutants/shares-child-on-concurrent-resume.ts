@@ -11,4 +11,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'hands the same child to two concurrent resume() calls', 'resume-never-shared', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'hands the same child to two concurrent resume() calls',
+  'resume-never-shared',
+  Run,
+);

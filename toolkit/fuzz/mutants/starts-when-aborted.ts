@@ -8,4 +8,9 @@ class Provider extends ToyProvider {
   }
 }
 
-export default toyMutant(import.meta.url, 'resolves start although the signal was aborted before start was called', 'aborted-start-rejects', (ctx) => new Provider(ctx));
+export default toyMutant(
+  import.meta.url,
+  'resolves start although the signal was aborted before start was called',
+  'aborted-start-rejects',
+  (ctx) => new Provider(ctx),
+);

@@ -9,4 +9,9 @@ class Run extends ToyRun {
   }
 }
 
-export default toyRunMutant(import.meta.url, 'swallows a cancel that comes before the first chunk', 'cancel-and-signal-settle-result', Run);
+export default toyRunMutant(
+  import.meta.url,
+  'swallows a cancel that comes before the first chunk',
+  'cancel-and-signal-settle-result',
+  Run,
+);

@@ -20,4 +20,9 @@ export function clearLeakedTimers(): void {
   leaked.clear();
 }
 
-export default toyMutant(import.meta.url, 'leaves a timer alive after dispose while reporting nothing alive', 'nothing-alive-after-dispose', (ctx) => new Provider(ctx));
+export default toyMutant(
+  import.meta.url,
+  'leaves a timer alive after dispose while reporting nothing alive',
+  'nothing-alive-after-dispose',
+  (ctx) => new Provider(ctx),
+);

@@ -11,7 +11,11 @@ class UncheckedDepth extends SubagentService {
   private readonly depths = new Map<string, number>();
 
   override registerProvider(provider: SubagentProvider): Disposer {
-    return super.registerProvider(withStart(provider, (request) => provider.start({ ...request, depth: this.depths.get(request.lineage) ?? request.depth })));
+    return super.registerProvider(
+      withStart(provider, (request) =>
+        provider.start({ ...request, depth: this.depths.get(request.lineage) ?? request.depth }),
+      ),
+    );
   }
 
   override start(name: string, request: SubagentStartRequest): Promise<SubagentRun> {
@@ -24,7 +28,12 @@ class UncheckedDepth extends SubagentService {
   }
 }
 
-export default mutant(import.meta.url, "hands the provider a child depth that is not a safe integer", 'refusal-before-provider', {
-  create: toyFactory().create,
-  createRuntime: (sessionsRoot) => runtimeWithService(sessionsRoot, UncheckedDepth),
-});
+export default mutant(
+  import.meta.url,
+  'hands the provider a child depth that is not a safe integer',
+  'refusal-before-provider',
+  {
+    create: toyFactory().create,
+    createRuntime: (sessionsRoot) => runtimeWithService(sessionsRoot, UncheckedDepth),
+  },
+);

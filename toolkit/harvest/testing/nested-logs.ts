@@ -24,7 +24,14 @@ export function parentLog(options: BuildLogOptions = {}): SessionLog {
 /** A child that answers once; `lineage` is `<parent lineage>/<spawnedBy>`. */
 export function childLog(lineage: string, options: BuildLogOptions = {}, answer = 'child done'): SessionLog {
   const spawnedBy = lineage.slice(lineage.lastIndexOf('/') + 1);
-  return buildLog({ id: `${spawnedBy}-id`, lineage, spawnedBy, origin: 'subagent', delegationDepth: lineage.split('/').length - 1, ...options })
+  return buildLog({
+    id: `${spawnedBy}-id`,
+    lineage,
+    spawnedBy,
+    origin: 'subagent',
+    delegationDepth: lineage.split('/').length - 1,
+    ...options,
+  })
     .user(`task for ${lineage}`)
     .turn((t) => t.step((s) => s.assistant(answer)))
     .build();

@@ -10,6 +10,7 @@ export async function tamperedSpawnOne(repo: string, recordingsDir: string): Pro
   await cp(join(repo, 'recordings', 'spawn-one'), join(recordingsDir, 'spawn-one'), { recursive: true });
   const childCalls = join(recordingsDir, 'spawn-one', 'calls', 'main', 'call_capital.jsonl');
   const recorded = await readFile(childCalls, 'utf8');
-  if (!recorded.includes('Canberra')) throw new Error(`${childCalls} no longer says Canberra: update the tampered fixture`);
+  if (!recorded.includes('Canberra'))
+    throw new Error(`${childCalls} no longer says Canberra: update the tampered fixture`);
   await writeFile(childCalls, recorded.replace('Canberra', 'Sydney'));
 }

@@ -15,7 +15,12 @@ import type { ScenarioDefinition } from '../types.js';
 /** Each failure the model source saw (a refused call, an unconsumed recording), with its own code and the error as cause. */
 export function addSourceFailures(result: ModelSourceResult, failures: FailureList): void {
   for (const failure of result.failures) {
-    failures.add(codeOf(failure), failure.message, { cause: failure, ...(failure instanceof CassetteError && failure.failedCall !== undefined ? { failedCall: failure.failedCall } : {}) });
+    failures.add(codeOf(failure), failure.message, {
+      cause: failure,
+      ...(failure instanceof CassetteError && failure.failedCall !== undefined
+        ? { failedCall: failure.failedCall }
+        : {}),
+    });
   }
 }
 
@@ -24,7 +29,10 @@ export async function harvestChecked(sessionsRoot: string, failures: FailureList
   const harvested = await harvestSessions(sessionsRoot);
   for (const log of harvested) {
     for (const violation of log.violations) {
-      failures.add('INVARIANT_VIOLATION', `session "${log.header.lineage}" breaks [${violation.rule}] at seq ${violation.seq ?? '-'}: ${violation.message}`);
+      failures.add(
+        'INVARIANT_VIOLATION',
+        `session "${log.header.lineage}" breaks [${violation.rule}] at seq ${violation.seq ?? '-'}: ${violation.message}`,
+      );
     }
   }
   return harvested;
@@ -50,10 +58,13 @@ export async function checkRun(
   const recordCommand = `nestcast record ${scenario.name}`;
   if (!run.writing) {
     const callsDiverged = failures.all.length > 0;
-    const expected = await readTranscripts(join(run.recordingDir, TRANSCRIPTS_DIR), { regenerate: `Record them with: ${recordCommand}` });
+    const expected = await readTranscripts(join(run.recordingDir, TRANSCRIPTS_DIR), {
+      regenerate: `Record them with: ${recordCommand}`,
+    });
     const diff = compareTranscripts(expected, run.normalized);
     // --update rewrites transcripts only: it fixes a difference only when the recorded calls still match.
-    const accept = callsDiverged || run.fromRecording === false ? recordCommand : `nestcast run ${scenario.name} --update`;
+    const accept =
+      callsDiverged || run.fromRecording === false ? recordCommand : `nestcast run ${scenario.name} --update`;
     if (diff) failures.add('TRANSCRIPT_MISMATCH', formatTranscriptDiff(diff, scenario.name, { accept }));
   }
   if (run.update && run.fromRecording === false) {
@@ -63,7 +74,8 @@ export async function checkRun(
     );
   }
   if (run.checkExpectations) {
-    for (const problem of checkExpectations(scenario.expect, run.harvested)) failures.add('EXPECTATION_FAILED', problem);
+    for (const problem of checkExpectations(scenario.expect, run.harvested))
+      failures.add('EXPECTATION_FAILED', problem);
   }
 }
 
@@ -72,7 +84,12 @@ export async function checkRun(
  * first what each session's turns ended with: the adapter's protocol error is then the cause
  * the other failures only show the effect of. A refused call is the cause itself, shown already.
  */
-export function leadWithTurnErrors(scenario: ScenarioDefinition, result: ModelSourceResult, harvested: readonly HarvestedSession[], failures: FailureList): void {
+export function leadWithTurnErrors(
+  scenario: ScenarioDefinition,
+  result: ModelSourceResult,
+  harvested: readonly HarvestedSession[],
+  failures: FailureList,
+): void {
   const refused = result.failures.some((failure) => codeOf(failure) !== 'UNCONSUMED_CALLS');
   if (failures.all.length === 0 || refused) return;
   const causes = [];
@@ -82,7 +99,10 @@ export function leadWithTurnErrors(scenario: ScenarioDefinition, result: ModelSo
     for (const event of log.events) {
       if (event.type !== 'turn/end' || event.data.reason !== 'error' || !event.data.error) continue;
       const { code, message } = event.data.error;
-      causes.push({ code: 'TURN_ERROR' as const, message: `session "${log.header.lineage}" ended a turn with ${code}: ${message}` });
+      causes.push({
+        code: 'TURN_ERROR' as const,
+        message: `session "${log.header.lineage}" ended a turn with ${code}: ${message}`,
+      });
     }
   }
   failures.lead(causes);

@@ -27,7 +27,11 @@ export async function driveScenario(
   },
 ): Promise<Interruption | undefined> {
   const { sessionsRoot, cwd } = run.folders;
-  const { runtime, modelStream } = await buildScenarioRuntime(scenario, { sessionsRoot, source: run.source, logger: run.logger });
+  const { runtime, modelStream } = await buildScenarioRuntime(scenario, {
+    sessionsRoot,
+    source: run.source,
+    logger: run.logger,
+  });
   let interrupted: Interruption | undefined;
   try {
     const driven = (async () => {
@@ -45,7 +49,11 @@ export async function driveScenario(
     driven.catch(() => undefined);
     interrupted = await Promise.race([driven, run.deadline.interrupted, ...(run.interrupt ? [run.interrupt] : [])]);
     // Read before disposal, which ends every turn and would hide where the run stood.
-    if (interrupted) interrupted = { ...interrupted, message: `${interrupted.message}. Last event of each session: ${await describeLastEvents(sessionsRoot)}` };
+    if (interrupted)
+      interrupted = {
+        ...interrupted,
+        message: `${interrupted.message}. Last event of each session: ${await describeLastEvents(sessionsRoot)}`,
+      };
   } finally {
     run.deadline.cancel();
     if (interrupted === undefined) await runtime.dispose();
@@ -57,6 +65,9 @@ export async function driveScenario(
 /** Disposes, but gives up after `ms` (a tool that never settles may hold disposal forever). The timer is ref'd on purpose: the grace must elapse. */
 async function disposeWithin(runtime: { dispose(): Promise<void> }, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([runtime.dispose().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  await Promise.race([
+    runtime.dispose().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
   clearTimeout(timer);
 }

@@ -21,7 +21,12 @@ export interface RunTally {
  */
 export async function judgeRun(
   scenario: ScenarioDefinition,
-  run: { readonly folders: RunFolders; readonly source: ModelSource; readonly options: RunScenarioOptions; readonly writing: boolean },
+  run: {
+    readonly folders: RunFolders;
+    readonly source: ModelSource;
+    readonly options: RunScenarioOptions;
+    readonly writing: boolean;
+  },
   failures: FailureList,
   tally: RunTally,
 ): Promise<void> {
@@ -31,7 +36,11 @@ export async function judgeRun(
   addSourceFailures(result, failures);
   const harvested = await harvestChecked(folders.sessionsRoot, failures);
   tally.sessions = harvested.length;
-  const places: NormalizeContext = { cwd: folders.cwd, sessionsRoot: folders.sessionsRoot, tempDirs: [folders.workDir] };
+  const places: NormalizeContext = {
+    cwd: folders.cwd,
+    sessionsRoot: folders.sessionsRoot,
+    tempDirs: [folders.workDir],
+  };
   options.onEvidence?.({ sessions: harvested, places, cassette: result.cassette });
   const normalized = normalizeSessions(harvested, places);
   const checks = {

@@ -4,7 +4,11 @@ import type { RunScenarioOptions } from '../run-scenario.js';
 import type { RunFolders } from './run-folders.js';
 
 /** Where the run's model calls come from: the recording (replay), or the script or API they are recorded from. */
-export function openModelSource(scenario: ScenarioDefinition, folders: RunFolders, options: RunScenarioOptions): Promise<ModelSource> {
+export function openModelSource(
+  scenario: ScenarioDefinition,
+  folders: RunFolders,
+  options: RunScenarioOptions,
+): Promise<ModelSource> {
   const sourceOptions = {
     scenario,
     recordingDir: folders.recordingDir,

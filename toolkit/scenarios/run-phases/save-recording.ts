@@ -28,5 +28,8 @@ export async function saveRecording(
 
 /** The failure that says a run that should have written its recording wrote nothing. */
 export function refuseToSave(recordingDir: string, failures: FailureList): void {
-  failures.add('NOT_SAVED', `nothing was written to ${recordingDir}: fix the failures above, then run the command again`);
+  failures.add(
+    'NOT_SAVED',
+    `nothing was written to ${recordingDir}: fix the failures above, then run the command again`,
+  );
 }

@@ -12,7 +12,8 @@ export function watchEventLoopDrain(): { readonly interrupted: Promise<Interrupt
   const onDrain = () =>
     settle({
       code: 'SCENARIO_STALLED',
-      message: 'stopped with nothing left to wait on (the event loop drained): some promise of the scenario, a tool or a provider is never settled',
+      message:
+        'stopped with nothing left to wait on (the event loop drained): some promise of the scenario, a tool or a provider is never settled',
     });
   process.on('beforeExit', onDrain);
   return { interrupted: promise, dispose: () => void process.off('beforeExit', onDrain) };
@@ -22,7 +23,12 @@ export function watchEventLoopDrain(): { readonly interrupted: Promise<Interrupt
 export async function failOnDrain<T>(work: Promise<T>, error: () => Error): Promise<T> {
   const watch = watchEventLoopDrain();
   try {
-    return await Promise.race([work, watch.interrupted.then((): never => { throw error(); })]);
+    return await Promise.race([
+      work,
+      watch.interrupted.then((): never => {
+        throw error();
+      }),
+    ]);
   } finally {
     watch.dispose();
   }

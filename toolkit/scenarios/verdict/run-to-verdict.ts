@@ -8,7 +8,10 @@ import { trapProcessExit } from './process-exit-trap.js';
  * `runScenario`'s time limit, a drained event loop and `process.exit` from scenario code fail
  * this scenario instead of ending the process, so the scenarios after it still run.
  */
-export async function runScenarioToVerdict(scenario: ScenarioDefinition, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+export async function runScenarioToVerdict(
+  scenario: ScenarioDefinition,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioReport> {
   const drain = watchEventLoopDrain();
   const exit = trapProcessExit();
   try {

@@ -8,7 +8,10 @@ export const DEFAULT_SCENARIO_TIMEOUT_S = 60;
  * Interrupts with SCENARIO_TIMEOUT after `seconds`. The timer is unref'd: it must not keep a
  * process alive whose event loop has drained, which is a different failure (SCENARIO_STALLED).
  */
-export function scenarioDeadline(seconds: number): { readonly interrupted: Promise<Interruption>; readonly cancel: () => void } {
+export function scenarioDeadline(seconds: number): {
+  readonly interrupted: Promise<Interruption>;
+  readonly cancel: () => void;
+} {
   const { promise, resolve: settle } = deferred<Interruption>();
   const timer = setTimeout(
     () =>

@@ -30,11 +30,17 @@ describe('nestcast run gives every selected scenario a verdict', () => {
     const result = await runBuiltCli(['run', '--timeout', '0.3'], { cwd: project });
 
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/✗ a-stalls[^\n]*\n\s+SCENARIO_STALLED a-stalls: stopped with nothing left to wait on[^\n]*Last event of each session: main: tool\/call \(seq \d+\)/);
+    expect(result.stdout).toMatch(
+      /✗ a-stalls[^\n]*\n\s+SCENARIO_STALLED a-stalls: stopped with nothing left to wait on[^\n]*Last event of each session: main: tool\/call \(seq \d+\)/,
+    );
     expect(result.stdout).toMatch(/✗ b-exits[^\n]*\n\s+SCENARIO_EXIT b-exits: scenario code called process\.exit\(0\)/);
     // Where a timed-out scenario stood depends on how far it got in 0.3 s: only that it says so is fixed.
-    expect(result.stdout).toMatch(/✗ c-slow[^\n]*\n\s+SCENARIO_TIMEOUT c-slow: did not finish within its time limit of 0\.3 s[^\n]*Last event of each session: (main: [a-z]+\/[a-z]+ \(seq \d+\)|no session was created)/);
-    expect(result.stdout).toMatch(/✗ d-own-limit[^\n]*\n\s+SCENARIO_TIMEOUT d-own-limit: did not finish within its time limit of 0\.2 s/);
+    expect(result.stdout).toMatch(
+      /✗ c-slow[^\n]*\n\s+SCENARIO_TIMEOUT c-slow: did not finish within its time limit of 0\.3 s[^\n]*Last event of each session: (main: [a-z]+\/[a-z]+ \(seq \d+\)|no session was created)/,
+    );
+    expect(result.stdout).toMatch(
+      /✗ d-own-limit[^\n]*\n\s+SCENARIO_TIMEOUT d-own-limit: did not finish within its time limit of 0\.2 s/,
+    );
     expect(result.stdout).toMatch(/✓ e-fine/);
     expect(result.stdout).toContain('4 of 5 scenarios failed');
   });
@@ -43,7 +49,9 @@ describe('nestcast run gives every selected scenario a verdict', () => {
     project = await makeScenarioProject({ never: `await new Promise(() => {});\nexport default {};\n` });
     const result = await runBuiltCli(['run'], { cwd: project });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/✗ never[^\n]*\n\s+SCENARIO_STALLED never: importing its file stopped with nothing left to wait on/);
+    expect(result.stdout).toMatch(
+      /✗ never[^\n]*\n\s+SCENARIO_STALLED never: importing its file stopped with nothing left to wait on/,
+    );
   });
 
   test('zero scenarios selected exits 1 with NO_SCENARIOS, and 0 with --pass-with-no-scenarios', async () => {
