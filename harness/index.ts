@@ -10,10 +10,10 @@ export type { LlmErrorCode } from './llm/errors.js';
 export type { LlmErrorDetails } from './llm/errors.js';
 
 // The runtime: plugins, services, lifecycle events, scopes and logs.
-export { Runtime } from './runtime/runtime.js';
-export type { Plugin } from './runtime/runtime.js';
-export type { PluginScope } from './runtime/runtime.js';
-export type { RuntimeOptions } from './runtime/runtime.js';
+export { Runtime } from './runtime.js';
+export type { Plugin } from './runtime.js';
+export type { PluginScope } from './runtime.js';
+export type { RuntimeOptions } from './runtime.js';
 export { EventBus } from './runtime/event-bus.js';
 export type { Listener } from './runtime/event-bus.js';
 export type { ListenerFailure } from './runtime/event-bus.js';

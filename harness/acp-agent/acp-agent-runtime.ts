@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { AgentOptions } from '../agents/types.js';
 import { createOpenAICompatibleAdapter } from '../llm/openai-compatible/openai-compatible-adapter.js';
 import type { Logger } from '../runtime/logger.js';
-import { Runtime } from '../runtime/runtime.js';
+import { Runtime } from '../runtime.js';
 import { taskTools } from '../tasks/task-tools.js';
 import { ModelStreamTap } from '../llm/model-stream-tap.js';
 

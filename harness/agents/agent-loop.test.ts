@@ -12,7 +12,7 @@ import {
 } from '../../test/support/loopback-server.js';
 import { createOpenAICompatibleAdapter } from '../llm/index.js';
 import { createMemoryLogger } from '../runtime/logger.js';
-import { Runtime } from '../runtime/runtime.js';
+import { Runtime } from '../runtime.js';
 import { checkInvariants } from '../session/index.js';
 import type { ToolDefinition } from '../tools/types.js';
 

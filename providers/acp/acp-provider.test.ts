@@ -158,7 +158,7 @@ describe('acp provider registration', () => {
 
   test('fails loading with NO_SERVICE when the subagents service is missing', async (context) => {
     const h = await parent(context);
-    const { Runtime } = await import('../../harness/runtime/runtime.js');
+    const { Runtime } = await import('../../harness/runtime.js');
     const bare = new Runtime({ sessionsRoot: h.sessionsRoot, logger: h.logger });
     const { acpProvider } = await import('./acp-provider.js');
     await expect(bare.use(acpProvider, { command: 'nestcast' })).rejects.toMatchObject({ code: 'NO_SERVICE' });

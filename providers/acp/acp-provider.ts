@@ -1,5 +1,5 @@
 import type { Logger } from '../../harness/runtime/logger.js';
-import type { Plugin } from '../../harness/runtime/runtime.js';
+import type { Plugin } from '../../harness/runtime.js';
 import { requireSubagents } from '../seam/subagent-service.js';
 import { NO_START_CAPABILITIES, type SubagentProvider } from '../seam/types.js';
 import { AcpChildren } from './acp-children.js';

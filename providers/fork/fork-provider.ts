@@ -1,4 +1,4 @@
-import type { Plugin } from '../../harness/runtime/runtime.js';
+import type { Plugin } from '../../harness/runtime.js';
 import { balancedPrefix } from '../../harness/session/balanced-prefix.js';
 import { startInProcessRun, type InProcessHost } from '../inprocess/start-in-process-run.js';
 import { requireSubagents } from '../seam/subagent-service.js';

@@ -1,6 +1,6 @@
 import type { Agent } from '../../harness/agents/agent.js';
 import type { AgentOptions } from '../../harness/agents/types.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import type { Session } from '../../harness/session/store-types.js';
 import type { SessionEvent } from '../../harness/session/types.js';
 import { SubagentError } from '../seam/errors.js';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Plugin } from '../../harness/runtime/runtime.js';
+import type { Plugin } from '../../harness/runtime.js';
 import { SubagentError } from '../seam/errors.js';
 import { requireSubagents } from '../seam/subagent-service.js';
 import {

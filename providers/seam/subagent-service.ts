@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Disposer } from '../../harness/runtime/disposer.js';
 import type { EventBus } from '../../harness/runtime/event-bus.js';
 import type { HarnessEvents } from '../../harness/runtime/events.js';
-import type { Plugin } from '../../harness/runtime/runtime.js';
+import type { Plugin } from '../../harness/runtime.js';
 import { childLineage, ordinalSpawnedBy } from '../../harness/session/lineage.js';
 import { SubagentError } from './errors.js';
 import { announceRun } from './run-lifecycle.js';

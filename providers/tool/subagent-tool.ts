@@ -1,6 +1,6 @@
 import type { Agent } from '../../harness/agents/agent.js';
 import { HarnessError } from '../../harness/errors.js';
-import type { Plugin, Runtime } from '../../harness/runtime/runtime.js';
+import type { Plugin, Runtime } from '../../harness/runtime.js';
 import type { ToolDefinition, ToolExecution, ToolOutput } from '../../harness/tools/types.js';
 import { requireSubagents, type SubagentService } from '../seam/subagent-service.js';
 import type { SubagentProvider, SubagentStartRequest } from '../seam/types.js';

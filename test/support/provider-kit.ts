@@ -1,6 +1,6 @@
 import type { Agent } from '../../harness/agents/agent.js';
 import type { AgentOptions } from '../../harness/agents/types.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import { subagentsService, type SubagentService } from '../../providers/seam/subagent-service.js';
 import { createScriptedRuntime, type ScriptedRuntime } from './scripted-runtime.js';
 

@@ -6,7 +6,7 @@ import type { AgentOptions } from '../../harness/agents/types.js';
 import { ModelStreamTap } from '../../harness/llm/model-stream-tap.js';
 import { createOpenAICompatibleAdapter } from '../../harness/llm/openai-compatible/openai-compatible-adapter.js';
 import { createMemoryLogger } from '../../harness/runtime/logger.js';
-import { Runtime } from '../../harness/runtime/runtime.js';
+import { Runtime } from '../../harness/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
 import type { AuthoredTurn } from '../../toolkit/authored/types.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Agent } from '../../harness/agents/agent.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
 import type { SubagentResult } from '../../providers/seam/types.js';

@@ -1,5 +1,5 @@
 import type { Agent } from '../../harness/agents/agent.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import type { RunTrace } from './run-trace.js';
 import type { LiveThing, ProviderFixture } from './types.js';
 

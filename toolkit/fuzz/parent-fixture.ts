@@ -1,5 +1,5 @@
 import type { Agent } from '../../harness/agents/agent.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 
 /**
  * The delegating agent, mid-delegation as in real use: one completed turn, then an open turn whose

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type fc from 'fast-check';
 import type { Agent } from '../../harness/agents/agent.js';
 import { createMemoryLogger } from '../../harness/runtime/logger.js';
-import { Runtime } from '../../harness/runtime/runtime.js';
+import { Runtime } from '../../harness/runtime.js';
 import { requireSubagents, subagentsService } from '../../providers/seam/subagent-service.js';
 import { outcomeOfLineage, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { checkSchedule } from './check-schedule.js';

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { Agent } from '../../harness/agents/agent.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import type { SubagentService } from '../../providers/seam/subagent-service.js';
 import type {
   ChildAgentOptions,

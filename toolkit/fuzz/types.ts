@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import type { SubagentProvider } from '../../providers/seam/types.js';
 import type {
   ChildOutcome,

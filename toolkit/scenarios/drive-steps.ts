@@ -1,7 +1,7 @@
 import type { Agent } from '../../harness/agents/agent.js';
 import type { TurnOutcome } from '../../harness/agents/types.js';
 import type { ModelStreamTap } from '../../harness/llm/model-stream-tap.js';
-import type { Runtime } from '../../harness/runtime/runtime.js';
+import type { Runtime } from '../../harness/runtime.js';
 import { ScenarioError } from './scenario-error.js';
 import type { ScenarioStep, Trigger } from './types.js';
 

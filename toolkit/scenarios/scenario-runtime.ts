@@ -1,7 +1,7 @@
 import { ModelStreamTap } from '../../harness/llm/model-stream-tap.js';
 import { createOpenAICompatibleAdapter } from '../../harness/llm/openai-compatible/openai-compatible-adapter.js';
 import type { Logger } from '../../harness/runtime/logger.js';
-import { Runtime } from '../../harness/runtime/runtime.js';
+import { Runtime } from '../../harness/runtime.js';
 import { taskTools } from '../../harness/tasks/task-tools.js';
 import { acpProvider } from '../../providers/acp/acp-provider.js';
 import { forkProvider } from '../../providers/fork/fork-provider.js';

@@ -1,7 +1,7 @@
 import type { EventBus } from '../../../harness/runtime/event-bus.js';
 import type { HarnessEvents } from '../../../harness/runtime/events.js';
 import { createMemoryLogger } from '../../../harness/runtime/logger.js';
-import { Runtime } from '../../../harness/runtime/runtime.js';
+import { Runtime } from '../../../harness/runtime.js';
 import { subagentsService } from '../../../providers/seam/subagent-service.js';
 import { toyFactory } from '../toy-provider.js';
 import { mutant } from './mutant.js';

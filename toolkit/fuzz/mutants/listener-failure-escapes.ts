@@ -1,5 +1,5 @@
 import { createMemoryLogger } from '../../../harness/runtime/logger.js';
-import { Runtime } from '../../../harness/runtime/runtime.js';
+import { Runtime } from '../../../harness/runtime.js';
 import { subagentsService } from '../../../providers/seam/subagent-service.js';
 import { toyFactory } from '../toy-provider.js';
 import { mutant } from './mutant.js';

@@ -1,14 +1,14 @@
-import { AgentRegistry } from '../agents/agent-registry.js';
-import { HarnessError } from '../errors.js';
-import { LlmService } from '../llm/llm-service.js';
-import { SessionStore } from '../session/session-store.js';
-import { TaskRuntime } from '../tasks/task-runtime.js';
-import { ToolRegistry } from '../tools/tool-registry.js';
-import type { Disposer } from './disposer.js';
-import { EventBus } from './event-bus.js';
-import type { HarnessEvents, HarnessServices } from './events.js';
-import { createStderrLogger, type Logger } from './logger.js';
-import { Scope } from './scope.js';
+import { AgentRegistry } from './agents/agent-registry.js';
+import { HarnessError } from './errors.js';
+import { LlmService } from './llm/llm-service.js';
+import { SessionStore } from './session/session-store.js';
+import { TaskRuntime } from './tasks/task-runtime.js';
+import { ToolRegistry } from './tools/tool-registry.js';
+import type { Disposer } from './runtime/disposer.js';
+import { EventBus } from './runtime/event-bus.js';
+import type { HarnessEvents, HarnessServices } from './runtime/events.js';
+import { createStderrLogger, type Logger } from './runtime/logger.js';
+import { Scope } from './runtime/scope.js';
 
 export interface RuntimeOptions {
   /** Where session files go. */

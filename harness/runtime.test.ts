@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
-import { createMemoryLogger } from './logger.js';
+import { makeTempDir, removeTempDir } from '../test/support/temp-dir.js';
+import { createMemoryLogger } from './runtime/logger.js';
 import { Runtime, type Plugin } from './runtime.js';
 
 let root: string;
