@@ -33,7 +33,13 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
       exit ??= value;
       resolve(exit);
     };
-    child.once('exit', (code, signal) => settle({ code, signal }));
+    // 'exit' can come before the pipes are read to their end: the stderr lines a crashing child
+    // wrote last, the ones its exit diagnostic quotes, would be missing. 'close' comes after both;
+    // bounded, because a grandchild outside the group may hold a pipe open.
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.once('exit', (code, signal) => {
+      void Promise.race([closed, sleep(DRAIN_WAIT_MS)]).then(() => settle({ code, signal }));
+    });
     // A spawn failure emits 'error' and never 'exit'; a listener is mandatory or it throws in the parent.
     child.on('error', (error) => {
       if (child.pid === undefined) settle({ code: null, signal: null, spawnError: error });
