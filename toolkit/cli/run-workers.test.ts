@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuiltCli } from '../../test/support/built-cli.js';
+import { startLoopbackServer } from '../../test/support/loopback-server.js';
 import { copyScenario } from '../../test/support/scenario-copies.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 
@@ -18,7 +19,11 @@ let temp: string;
 let dirs: { scenariosDir: string; recordingsDir: string };
 
 async function nestcast(...args: string[]): Promise<CliRun> {
-  const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', DEEPSEEK_API_KEY: 'sk-live-never-used' };
+  return nestcastWith({}, ...args);
+}
+
+async function nestcastWith(extraEnv: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', DEEPSEEK_API_KEY: 'sk-live-never-used', ...extraEnv };
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
       env,
@@ -137,6 +142,59 @@ describe('nestcast run --workers', () => {
       /^✗ boom .*\n {4}SCENARIO_LOAD_FAILED boom: importing its file failed: boom.scenario.ts was imported/m,
     );
     expect(all.stdout).toContain('1 of 3 scenarios failed');
+  });
+
+  it('guards each worker as a serial run is guarded: a module calling home while it loads reaches nothing, and the run fails with NETWORK_ESCAPE either way', async () => {
+    const trap = await startLoopbackServer((_request, response) => response.end('{}'));
+    try {
+      const leaky = { scenariosDir: join(temp, 'leaky'), recordingsDir: dirs.recordingsDir };
+      await mkdir(leaky.scenariosDir, { recursive: true });
+      await copyScenario('spawn-one', 'spawn-one', leaky);
+      await copyScenario('multi', 'multi', leaky, (source) =>
+        source.replace(/^/, "await fetch(process.env.TRAP_URL + '/at-import').catch(() => undefined);\n"),
+      );
+      const common = ['run', '--scenarios', leaky.scenariosDir, '--recordings', leaky.recordingsDir];
+
+      const serial = await nestcastWith({ TRAP_URL: trap.url }, ...common, '--workers', '1');
+      const parallel = await nestcastWith({ TRAP_URL: trap.url }, ...common, '--workers', '2');
+
+      expect(trap.requests).toEqual([]);
+      for (const run of [serial, parallel]) {
+        expect(run.code).toBe(1);
+        expect(run.stdout).toContain('2 scenarios passed');
+        expect(run.stderr).toContain('NETWORK_ESCAPE: 1 request tried to reach the network during replay');
+        expect(run.stderr).toContain('/at-import');
+      }
+    } finally {
+      await trap.close();
+    }
+  });
+
+  it('fails the run when a worker dies after its last verdict, though every scenario passed', async () => {
+    const late = { scenariosDir: join(temp, 'late'), recordingsDir: dirs.recordingsDir };
+    await mkdir(late.scenariosDir, { recursive: true });
+    await copyScenario('spawn-one', 'spawn-one', late);
+    // Only a worker has an IPC channel to lose: the crash comes when the parent lets it go.
+    await copyScenario('multi', 'multi', late, (source) =>
+      source.replace(/^/, "process.once('disconnect', () => { throw new Error('late crash after the verdict'); });\n"),
+    );
+
+    const run = await nestcast(
+      'run',
+      '--scenarios',
+      late.scenariosDir,
+      '--recordings',
+      late.recordingsDir,
+      '--workers',
+      '2',
+    );
+
+    expect(run.stdout).toContain('2 scenarios passed');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /WORKER_EXITED: a worker process exited with code \d+ after its last scenario's verdict/,
+    );
+    expect(run.stderr).toContain('late crash after the verdict');
   });
 
   it('refuses a worker count that is not a whole number, with the usage and exit code 2', async () => {

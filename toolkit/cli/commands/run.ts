@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { assertNoNetworkEscapes, type NetworkEscape } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
 import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
@@ -16,7 +17,7 @@ import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
 import { parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
-import { runInWorkers } from '../workers/scenario-pool.js';
+import { runInWorkers, type PoolResult } from '../workers/scenario-pool.js';
 import type { WorkerRunOptions } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast run [scenario...] [options]
@@ -62,9 +63,22 @@ export const runCommand: Command = {
       async (guard) => {
         // Without --output the report is the command's stdout, so nothing else may be printed there.
         const stdout = request.ci !== undefined && request.ci.output === undefined ? () => undefined : io.stdout;
-        const reports = await replayAll(names, request.run, request.workers, request.reportDir, { ...io, stdout });
+        const { reports, workerEscapes, lostWorkers } = await replayAll(
+          names,
+          request.run,
+          request.workers,
+          request.reportDir,
+          { ...io, stdout },
+        );
         // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
-        guard.assertNoEscapes();
+        // A worker's guard caught what happened in that worker.
+        assertNoNetworkEscapes([...guard.escapes(), ...workerEscapes]);
+        if (lostWorkers.length > 0) {
+          throw new ScenarioError(
+            'WORKER_EXITED',
+            `${lostWorkers.join('\n')}\nSomething scenario code left running failed after its verdict; run with --workers 1 to see it in the foreground.`,
+          );
+        }
         if (request.ci !== undefined)
           await writeCiReport(request.ci, { reports, startedAt, durationMs: performance.now() - started }, io);
         return reports.every((report) => report.passed) ? 0 : 1;
@@ -144,6 +158,13 @@ async function selectRunScenarios(request: RunRequest): Promise<string[]> {
   return narrowed(all, scenariosDir, request.grep, request.shard, request.passWithNone);
 }
 
+/** What `replayAll` found: the verdicts, and what workers saw that fails the run without being any scenario's verdict. */
+interface ReplayOutcome {
+  readonly reports: ScenarioReport[];
+  readonly workerEscapes: readonly NetworkEscape[];
+  readonly lostWorkers: readonly string[];
+}
+
 /** Every selected scenario to its verdict, in workers or here; progress and summary on `io.stdout`. */
 async function replayAll(
   names: readonly string[],
@@ -151,7 +172,7 @@ async function replayAll(
   workers: number,
   reportDir: string | undefined,
   io: CliIo,
-): Promise<ScenarioReport[]> {
+): Promise<ReplayOutcome> {
   const { scenariosDir } = run;
   const p = paint(io.color);
   const htmlReport = reportCollector(reportDir);
@@ -167,8 +188,9 @@ async function replayAll(
     }
   };
   // --report keeps each run's session logs and calls in this process: it runs here, serially.
+  let pool: PoolResult | undefined;
   if (Math.min(workers, names.length) > 1 && reportDir === undefined) {
-    await runInWorkers(names, {
+    pool = await runInWorkers(names, {
       workers,
       run,
       env: io.env,
@@ -188,7 +210,7 @@ async function replayAll(
   const done = reports as ScenarioReport[];
   io.stdout(`\n${summaryTable(done, p)}`);
   await htmlReport.write(io);
-  return done;
+  return { reports: done, workerEscapes: pool?.escapes ?? [], lostWorkers: pool?.lostWorkers ?? [] };
 }
 
 /** The options one scenario runs with, the same in this process and in a worker. */

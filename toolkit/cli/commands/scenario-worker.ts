@@ -1,5 +1,9 @@
+import { resolve } from 'node:path';
+import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
 import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
+import { describeError } from '../../../harness/error-text.js';
 import type { Command } from '../command.js';
+import { runKeyless } from '../keyless-run.js';
 import { runOptions } from './run.js';
 import { isRunMessage, type ReportMessage, type RunMessage } from '../workers/worker-messages.js';
 
@@ -21,21 +25,48 @@ export const scenarioWorkerCommand: Command = {
       );
       return 2;
     }
-    // One scenario at a time, in the order given: the parent hands out the next only after a report.
-    let queue = Promise.resolve();
-    process.on('message', (message: unknown) => {
-      if (!isRunMessage(message)) return;
-      queue = queue.then(() => runOne(message, io.env, send));
-    });
-    await new Promise<void>((resolve) => process.once('disconnect', resolve));
-    await queue;
-    return 0;
+    let current: RunMessage | undefined;
+    // Keyless as a serial run is: key-like variables gone and the guard armed before the first
+    // scenario module loads, and Ctrl-C removing this worker's work folders.
+    return runKeyless(
+      () => (current === undefined ? [] : [resolve(current.options.recordingsDir, current.name)]),
+      async (guard) => {
+        let reported = 0;
+        const newEscapes = () => {
+          const all = guard.escapes();
+          const fresh = all.slice(reported);
+          reported = all.length;
+          return fresh;
+        };
+        // One scenario at a time, in the order given: the parent hands out the next only after a report.
+        let queue = Promise.resolve();
+        process.on('message', (message: unknown) => {
+          if (!isRunMessage(message)) return;
+          queue = queue.then(async () => {
+            current = message;
+            await runOne(message, io.env, newEscapes, send);
+            current = undefined;
+          });
+        });
+        await new Promise<void>((done) => process.once('disconnect', done));
+        await queue;
+        // A request after the last report (a timer a scenario left) has no report to ride on.
+        try {
+          assertNoNetworkEscapes(newEscapes());
+        } catch (error) {
+          io.stderr(`nestcast scenario-worker: ${describeError(error)}\n`);
+          return 1;
+        }
+        return 0;
+      },
+    );
   },
 };
 
 async function runOne(
   message: RunMessage,
   env: NodeJS.ProcessEnv,
+  newEscapes: () => ReportMessage['escapes'],
   send: NonNullable<typeof process.send>,
 ): Promise<void> {
   // The IPC channel would keep the event loop alive: unref'd while the scenario runs, a scenario
@@ -47,6 +78,6 @@ async function runOne(
   } finally {
     process.channel?.ref();
   }
-  const reply: ReportMessage = { type: 'report', name: message.name, report };
+  const reply: ReportMessage = { type: 'report', name: message.name, report, escapes: newEscapes() };
   await new Promise<void>((resolve) => send(reply, undefined, {}, () => resolve()));
 }

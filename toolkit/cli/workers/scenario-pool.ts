@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { failedReport } from '../../scenarios/run-scenario-file.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { nestcastCliCommand } from '../../scenarios/locate-cli.js';
+import type { NetworkEscape } from '../../guard/network-guard.js';
 import { isReportMessage, type RunMessage, type WorkerRunOptions } from './worker-messages.js';
 
 export interface PoolOptions {
@@ -18,20 +19,42 @@ export interface PoolOptions {
   readonly onReport: (index: number, report: ScenarioReport) => void;
 }
 
+/** What a pool run found besides the verdicts: the run fails on either. */
+export interface PoolResult {
+  /** In the order of `names`. */
+  readonly reports: ScenarioReport[];
+  /** Requests the workers' guards caught, during scenarios or between them. */
+  readonly escapes: NetworkEscape[];
+  /** Workers that ended badly while holding no scenario (after their last verdict), each described. */
+  readonly lostWorkers: string[];
+}
+
 const STDERR_TAIL = 2_000;
 const TRAILING_OUTPUT_MS = 200;
+/**
+ * Scenarios a worker holds at once: the one it runs and the next, queued in the worker, so it
+ * starts the next without waiting for the parent to read its report and answer.
+ */
+const IN_FLIGHT = 2;
 
 /**
  * Runs every named scenario in worker processes, each worker taking whole scenarios one at a time
  * from a shared queue. A worker that exits while it holds a scenario (process.exit in scenario
- * code, a crash, a kill) fails that scenario with WORKER_EXITED and is replaced for the rest, so
- * every scenario gets a verdict. Resolves with the reports in the order of `names`.
+ * code, a crash, a kill) fails the one it was running with WORKER_EXITED, and is replaced for the
+ * rest (the one queued behind goes back to the queue: it never started), so every scenario gets a
+ * verdict. A worker that ends badly after its last verdict is reported in `lostWorkers`.
  */
-export function runInWorkers(names: readonly string[], options: PoolOptions): Promise<ScenarioReport[]> {
+export function runInWorkers(names: readonly string[], options: PoolOptions): Promise<PoolResult> {
   const cli = nestcastCliCommand();
   const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
+  const escapes: NetworkEscape[] = [];
+  const lostWorkers: string[] = [];
+  /** Indices handed out to a worker that died before starting them, given out again first. */
+  const returned: number[] = [];
   let next = 0;
   let live = 0;
+  const pending = (): boolean => returned.length > 0 || next < names.length;
+  const take = (): number => returned.shift() ?? next++;
 
   return new Promise((resolve) => {
     const settle = (index: number, report: ScenarioReport): void => {
@@ -39,17 +62,19 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
       options.onReport(index, report);
     };
     const finishIfDone = (): void => {
-      if (live === 0 && next >= names.length) resolve(reports as ScenarioReport[]);
+      if (live === 0 && !pending()) resolve({ reports: reports as ScenarioReport[], escapes, lostWorkers });
     };
 
-    const startWorker = (): void => {
+    /** Starts a worker holding one scenario; the function it returns fills the worker's other slots. */
+    const startWorker = (): (() => void) => {
       live++;
       const child: ChildProcess = spawn(cli.command, [...cli.args, 'scenario-worker'], {
         cwd: options.cwd,
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       });
-      let holding: { index: number; started: number } | undefined;
+      /** Handed to this worker and not yet reported, in the order it runs them: the first is running. */
+      const holding: { index: number; started: number }[] = [];
       let stderrTail = '';
       child.stdout?.setEncoding('utf8').on('data', (text: string) => options.stdout(text));
       child.stderr?.setEncoding('utf8').on('data', (text: string) => {
@@ -57,51 +82,57 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         options.stderr(text);
       });
 
-      const giveNext = (): void => {
-        if (next >= names.length || !child.connected) {
-          holding = undefined;
-          if (child.connected) child.disconnect();
-          return;
+      const topUp = (limit = IN_FLIGHT): void => {
+        while (holding.length < limit && pending() && child.connected) {
+          const index = take();
+          holding.push({ index, started: performance.now() });
+          const message: RunMessage = { type: 'run', name: names[index] as string, options: options.run };
+          child.send(message, (error) => {
+            // A worker already gone: its exit handler gives the scenario its verdict.
+            if (error) child.kill('SIGKILL');
+          });
         }
-        const index = next++;
-        holding = { index, started: performance.now() };
-        const message: RunMessage = { type: 'run', name: names[index] as string, options: options.run };
-        child.send(message, (error) => {
-          // A worker already gone: its exit handler gives the scenario its verdict.
-          if (error) child.kill('SIGKILL');
-        });
+        if (holding.length === 0 && child.connected) child.disconnect();
       };
 
       child.on('message', (message: unknown) => {
-        if (!isReportMessage(message) || holding === undefined || message.name !== names[holding.index]) return;
-        settle(holding.index, message.report);
-        giveNext();
+        const running = holding[0];
+        if (!isReportMessage(message) || running === undefined || message.name !== names[running.index]) return;
+        holding.shift();
+        escapes.push(...message.escapes);
+        settle(running.index, message.report);
+        // The next queued scenario starts now, in the worker: its time counts from here.
+        if (holding[0] !== undefined) holding[0].started = performance.now();
+        topUp();
       });
       let exited = false;
-      const onGone = (how: string): void => {
+      const onGone = (how: string, clean: boolean): void => {
         if (exited) return;
         exited = true;
         live--;
-        if (holding !== undefined) {
-          const { index, started } = holding;
-          holding = undefined;
-          const tail = stderrTail.trim();
+        const tail = stderrTail.trim();
+        const lastOutput = tail === '' ? '' : `\nLast output of the worker:\n${tail}`;
+        const [running, ...queued] = holding.splice(0);
+        if (running !== undefined) {
+          returned.unshift(...queued.map((held) => held.index));
           settle(
-            index,
+            running.index,
             failedReport(
-              names[index] as string,
+              names[running.index] as string,
               'replay',
               {
                 code: 'WORKER_EXITED',
                 message:
                   `the worker process running it ${how} before the scenario reported a verdict. ` +
                   'Scenario code must not call process.exit or end the process; run it alone with --workers 1 to see it in the foreground.' +
-                  (tail === '' ? '' : `\nLast output of the worker:\n${tail}`),
+                  lastOutput,
               },
-              performance.now() - started,
+              performance.now() - running.started,
             ),
           );
-          if (next < names.length) startWorker();
+          if (pending()) startWorker()();
+        } else if (!clean) {
+          lostWorkers.push(`a worker process ${how} after its last scenario's verdict.${lastOutput}`);
         }
         finishIfDone();
       };
@@ -109,14 +140,17 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         const how = signal === null ? `exited with code ${code ?? '?'}` : `was killed by ${signal}`;
         // The worker's last words may still be in the pipe; a grandchild holding the pipe open
         // (tsx's esbuild service) must not hold the verdict back, hence the bound.
-        void outputDrained(child, TRAILING_OUTPUT_MS).then(() => onGone(how));
+        void outputDrained(child, TRAILING_OUTPUT_MS).then(() => onGone(how, code === 0));
       });
-      child.on('error', (error) => onGone(`could not run (${error.message})`));
-      giveNext();
+      child.on('error', (error) => onGone(`could not run (${error.message})`, false));
+      topUp(1);
+      return () => topUp();
     };
 
     const count = Math.min(options.workers, names.length);
-    for (let i = 0; i < count; i++) startWorker();
+    // One scenario each first, so a short queue is spread over every worker; then the queued ones.
+    const fillers = Array.from({ length: count }, () => startWorker());
+    for (const fill of fillers) fill();
     finishIfDone();
   });
 }

@@ -1,3 +1,4 @@
+import type { NetworkEscape } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 
@@ -23,6 +24,12 @@ export interface ReportMessage {
   readonly type: 'report';
   readonly name: string;
   readonly report: ScenarioReport;
+  /**
+   * Requests the worker's own guard caught since its previous report, during the scenario or
+   * outside any (a module that calls home while it loads, a timer): the run fails on them, as a
+   * serial run's guard would make it.
+   */
+  readonly escapes: readonly NetworkEscape[];
 }
 
 export function isRunMessage(value: unknown): value is RunMessage {
@@ -32,6 +39,7 @@ export function isRunMessage(value: unknown): value is RunMessage {
 export function isReportMessage(value: unknown): value is ReportMessage {
   return (
     (value as { type?: unknown } | null)?.type === 'report' &&
-    typeof (value as { report?: unknown }).report === 'object'
+    typeof (value as { report?: unknown }).report === 'object' &&
+    Array.isArray((value as { escapes?: unknown }).escapes)
   );
 }
