@@ -16,6 +16,8 @@ export interface RuntimeOptions {
   readonly logger?: Logger;
   /** Sees every piece of text before it reaches a session file and may refuse it by throwing (the toolkit passes its secret scan). */
   readonly beforeWrite?: (path: string, text: string) => void;
+  /** `false`: the sessions root is scratch, removed after the run; see `SessionStoreOptions.durable`. Default `true`. */
+  readonly durableSessions?: boolean;
 }
 
 /** A plugin registers things through its scope; whatever it returns is run when it is unloaded. */
@@ -51,6 +53,7 @@ export class Runtime {
     this.sessions = new SessionStore({
       root: options.sessionsRoot,
       ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
+      ...(options.durableSessions !== undefined ? { durable: options.durableSessions } : {}),
     });
     this.tasks = new TaskRuntime(this.events);
     this.agents = new AgentRegistry({

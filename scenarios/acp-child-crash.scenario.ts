@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineScenario } from '../toolkit/scenarios/index.js';
+import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
 
 export default defineScenario({
   name: 'acp-child-crash',

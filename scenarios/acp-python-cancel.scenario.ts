@@ -1,4 +1,4 @@
-import { defineScenario } from '../toolkit/scenarios/index.js';
+import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
 import { pythonChild } from './fixtures/python-acp-child.js';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { defineScenario } from '../toolkit/scenarios/index.js';
+import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
 
 export default defineScenario({
   name: 'structured-output',

@@ -1,4 +1,4 @@
-import { defineScenario } from '../toolkit/scenarios/index.js';
+import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
 import type { ToolDefinition } from '../harness/tools/types.js';
 
 const readFile: ToolDefinition<{ path: string }> = {

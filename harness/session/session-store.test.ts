@@ -167,6 +167,23 @@ describe('SessionStore.create', () => {
   });
 });
 
+describe('SessionStore.create on a scratch root (durable: false)', () => {
+  it('publishes the same whole file, refuses a taken id leaving the first intact, and leaves no temp files', async () => {
+    const scratch = new SessionStore({ root: join(root, 'scratch'), durable: false });
+    const durable = await store.create({ id: 'same', cwd: '/repo' });
+    const session = await scratch.create({ id: 'same', cwd: '/repo' });
+    session.append(say('keep me'));
+
+    const header = (text: string) => ({ ...(JSON.parse(text.split('\n')[0] ?? '') as object), createdAt: 0 });
+    expect(header(await readFile(session.path, 'utf8'))).toEqual(header(await readFile(durable.path, 'utf8')));
+    const error = await rejection(scratch.create({ id: 'same' }));
+    expect(error.code).toBe('SESSION_EXISTS');
+    expect((await scratch.load('same')).events).toHaveLength(1);
+    expect(await readdir(join(root, 'scratch'))).toEqual(['same.jsonl']);
+    await scratch.closeAll();
+  });
+});
+
 describe('Session.append', () => {
   it('stamps seq and time, writes the line before returning, and keeps the log valid', async () => {
     const session = await store.create({ id: 'loop' });

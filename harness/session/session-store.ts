@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { openSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { DEFAULT_LINEAGE } from './lineage.js';
-import { writeFileAtomically } from '../atomic-write.js';
+import { publishScratchFileSync, writeFileAtomically } from '../atomic-write.js';
 import { FileSession } from './file-session.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
 import { headerProblems } from './header-shape.js';
@@ -25,6 +25,7 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export class SessionStore {
   readonly root: string;
   private readonly beforeWrite: ((path: string, text: string) => void) | undefined;
+  private readonly durable: boolean;
   private readonly open = new Map<string, FileSession>();
   /** Paths being resumed right now; claimed synchronously so two resumes cannot both rewrite and open one file. */
   private readonly resuming = new Set<string>();
@@ -32,17 +33,20 @@ export class SessionStore {
   constructor(options: SessionStoreOptions) {
     this.root = resolve(options.root);
     this.beforeWrite = options.beforeWrite;
+    this.durable = options.durable ?? true;
   }
 
   async create(options: CreateSessionOptions = {}): Promise<Session> {
     const header = this.headerFor(options);
     const seed = validSeed(header, options.seed ?? []);
     const path = join(this.root, `${header.id}.jsonl`);
-    await mkdir(this.root, { recursive: true });
+    if (this.durable) await mkdir(this.root, { recursive: true });
+    else mkdirSync(this.root, { recursive: true });
     try {
       const text = serializeSessionLog({ header, events: seed });
       this.beforeWrite?.(path, text);
-      await writeFileAtomically(path, text, { replace: false });
+      if (this.durable) await writeFileAtomically(path, text, { replace: false });
+      else publishScratchFileSync(path, text, { replace: false });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       throw new HarnessError(

@@ -52,6 +52,11 @@ export interface SessionStoreOptions {
   readonly root: string;
   /** Sees every piece of text before it reaches a session file, and may refuse it by throwing (the toolkit's secret scan). */
   readonly beforeWrite?: (path: string, text: string) => void;
+  /**
+   * `false` for a scratch root that lives no longer than the process needs it (a scenario's work
+   * folder): a new session file is still published whole, but not synced to disk. Default `true`.
+   */
+  readonly durable?: boolean;
 }
 
 /** What `resume` gives back: the reopened session and, after a crash, the line it dropped. */

@@ -145,7 +145,9 @@ describe('nestcast run --workers', () => {
   });
 
   it('guards each worker as a serial run is guarded: a module calling home while it loads reaches nothing, and the run fails with NETWORK_ESCAPE either way', async () => {
-    const trap = await startLoopbackServer((_request, response) => response.end('{}'));
+    const trap = await startLoopbackServer((_request, response) => {
+      response.end('{}');
+    });
     try {
       const leaky = { scenariosDir: join(temp, 'leaky'), recordingsDir: dirs.recordingsDir };
       await mkdir(leaky.scenariosDir, { recursive: true });

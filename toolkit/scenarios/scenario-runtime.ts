@@ -32,6 +32,8 @@ export async function buildScenarioRuntime(
     sessionsRoot: options.sessionsRoot,
     logger: options.logger,
     beforeWrite: secretWriteGuard(),
+    // The work folder is removed after the run; what outlives it is harvested into the recording.
+    durableSessions: false,
   });
   const modelStream = new ModelStreamTap();
   const { source } = options;

@@ -1,20 +1,22 @@
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Work folders of scenario runs in progress in this process: a signal handler removes them on the way out. */
 const live = new Set<string>();
 
+// Synchronous on purpose: a handful of calls on a small folder, where each thread-pool round trip
+// of the asynchronous ones costs more than the call (a scenario run does these once each).
+
 /** A private temporary folder for one scenario run (sessions root, workspace, children's outbox). */
 export async function makeWorkFolder(scenario: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `nestcast-${scenario}-`));
+  const dir = mkdtempSync(join(tmpdir(), `nestcast-${scenario}-`));
   live.add(dir);
   return dir;
 }
 
 export async function removeWorkFolder(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   live.delete(dir);
 }
 

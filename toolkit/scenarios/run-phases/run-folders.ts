@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { recoverInterruptedSwaps } from '../../recording-folder/recover-swaps.js';
 import { makeWorkFolder, removeWorkFolder } from '../work-folders.js';
@@ -19,8 +19,8 @@ export async function openRunFolders(scenario: string, recordingsDir = 'recordin
   recoverInterruptedSwaps(recordingDir);
   const workDir = await makeWorkFolder(scenario);
   const folders = { recordingDir, workDir, sessionsRoot: join(workDir, 'sessions'), cwd: join(workDir, 'workspace') };
-  await mkdir(folders.sessionsRoot, { recursive: true });
-  await mkdir(folders.cwd, { recursive: true });
+  mkdirSync(folders.sessionsRoot, { recursive: true });
+  mkdirSync(folders.cwd, { recursive: true });
   return folders;
 }
 
