@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, openSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { DEFAULT_LINEAGE } from './lineage.js';
-import { publishScratchFileSync, writeFileAtomically } from '../atomic-write.js';
+import { writeFileAtomically } from '../atomic-write.js';
 import { FileSession } from './file-session.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
 import { headerProblems } from './header-shape.js';
@@ -40,13 +40,18 @@ export class SessionStore {
     const header = this.headerFor(options);
     const seed = validSeed(header, options.seed ?? []);
     const path = join(this.root, `${header.id}.jsonl`);
-    if (this.durable) await mkdir(this.root, { recursive: true });
-    else mkdirSync(this.root, { recursive: true });
+    let fd: number | undefined;
     try {
       const text = serializeSessionLog({ header, events: seed });
-      this.beforeWrite?.(path, text);
-      if (this.durable) await writeFileAtomically(path, text, { replace: false });
-      else publishScratchFileSync(path, text, { replace: false });
+      if (this.durable) {
+        await mkdir(this.root, { recursive: true });
+        this.beforeWrite?.(path, text);
+        await writeFileAtomically(path, text, { replace: false });
+      } else {
+        this.makeScratchRoot();
+        this.beforeWrite?.(path, text);
+        fd = createScratchFile(path, text);
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       throw new HarnessError(
@@ -55,7 +60,15 @@ export class SessionStore {
         { cause: error },
       );
     }
-    return this.openSession(header, seed, path);
+    return this.openSession(header, seed, path, fd);
+  }
+
+  private scratchRootMade = false;
+
+  private makeScratchRoot(): void {
+    if (this.scratchRootMade) return;
+    mkdirSync(this.root, { recursive: true });
+    this.scratchRootMade = true;
   }
 
   /** Reads a session file without opening it for writing. */
@@ -63,7 +76,9 @@ export class SessionStore {
     const path = this.pathOf(pathOrId);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      // Synchronous: the file is read whole either way, and each step of an asynchronous read is a
+      // thread-pool round trip that costs more than reading a session log (a harvest reads them all).
+      text = readFileSync(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       throw new HarnessError(
@@ -96,7 +111,7 @@ export class SessionStore {
   async list(): Promise<string[]> {
     let entries: string[];
     try {
-      entries = await readdir(this.root, { recursive: true });
+      entries = readdirSync(this.root, { recursive: true, encoding: 'utf8' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
@@ -141,12 +156,17 @@ export class SessionStore {
     return loaded.recovered === undefined ? { session } : { session, recovered: loaded.recovered };
   }
 
-  private openSession(header: SessionHeader, events: readonly SessionEvent[], path: string): FileSession {
+  private openSession(
+    header: SessionHeader,
+    events: readonly SessionEvent[],
+    path: string,
+    fd: number = openSync(path, 'a'),
+  ): FileSession {
     const session = new FileSession({
       header,
       events,
       path,
-      fd: openSync(path, 'a'),
+      fd,
       onClose: (closed) => this.open.delete(closed.path),
       ...(this.beforeWrite ? { beforeWrite: this.beforeWrite } : {}),
     });
@@ -206,5 +226,22 @@ function validSeed(header: SessionHeader, seed: readonly SessionEvent[]): Sessio
     return seed.map((event, index) => frozenJsonCopy(event, where, `seed[${index}]`));
   } catch (error) {
     throw new HarnessError('INVALID_SEED', (error as Error).message, { cause: error });
+  }
+}
+
+/**
+ * A scratch session file (see `SessionStoreOptions.durable`): created exclusively (EEXIST if the id
+ * is taken), its first lines written at once, and left open for appending. No temp file, no sync:
+ * a crash can leave a cut-off line, which `load` and `resume` already recover from.
+ */
+function createScratchFile(path: string, text: string): number {
+  const fd = openSync(path, 'ax');
+  try {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   }
 }

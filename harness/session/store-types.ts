@@ -54,7 +54,8 @@ export interface SessionStoreOptions {
   readonly beforeWrite?: (path: string, text: string) => void;
   /**
    * `false` for a scratch root that lives no longer than the process needs it (a scenario's work
-   * folder): a new session file is still published whole, but not synced to disk. Default `true`.
+   * folder): a new session file is created in place with synchronous calls and never synced to
+   * disk, instead of published whole through a synced temp file. Default `true`.
    */
   readonly durable?: boolean;
 }

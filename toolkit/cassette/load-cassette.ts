@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { CassetteError, DEFAULT_RECORD_HINT } from '../errors/cassette-error.js';
@@ -92,9 +92,11 @@ function invalid(where: string, problem: string, hint: string): CassetteError {
   );
 }
 
+// Synchronous reads: a recording is read whole anyway, and each step of an asynchronous read is a
+// thread-pool round trip that costs more than reading a small file (a scenario reads several).
 async function readText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -103,7 +105,7 @@ async function readText(file: string): Promise<string | undefined> {
 
 async function exists(path: string): Promise<boolean> {
   try {
-    await stat(path);
+    statSync(path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;

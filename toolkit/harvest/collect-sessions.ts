@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { checkInvariants, SessionStore, type LoadedSessionLog, type Violation } from '../../harness/session/index.js';
 import { HarvestError } from './harvest-error.js';
 import { orderByLineage } from './lineage-order.js';
@@ -27,7 +27,7 @@ export async function harvestSessions(root: string): Promise<HarvestedSession[]>
 
 async function assertDirectory(root: string): Promise<void> {
   try {
-    if ((await stat(root)).isDirectory()) return;
+    if (statSync(root).isDirectory()) return;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     throw new HarvestError(

@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { parseSessionLog } from '../../harness/session/index.js';
@@ -55,7 +56,8 @@ export async function readTranscripts(
   const manifestPath = join(dir, TRANSCRIPT_MANIFEST);
   let text: string;
   try {
-    text = await readFile(manifestPath, 'utf8');
+    // Synchronous, as the recording's other small files: see load-cassette.ts.
+    text = readFileSync(manifestPath, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     throw new HarvestError(
@@ -79,7 +81,7 @@ async function readTranscript(
   const path = join(dir, ...entry.file.split('/'));
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     throw invalid(

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
+import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import { replaySource } from '../scenarios/model-source.js';
 import { runScenario } from '../scenarios/run-scenario.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
@@ -59,7 +60,9 @@ describe('a replay reads what its ACP children reported', () => {
     };
     const source = await replaySource({ scenario, recordingDir: join(recordingsDir, scenario.name), workDir, env: {} });
     try {
-      const report = join(workDir, 'outbox', 'replay-main%2Fcall_1.json');
+      // Where a child handed this run's environment writes its report.
+      const outbox = source.childEnv()[CHILD_ENV.outbox] as string;
+      const report = join(outbox, 'replay-main%2Fcall_1.json');
       await writeFile(report, '{"sessions": [{"lineage": "main/call_1", "consumed"');
       await expect(source.finish()).rejects.toMatchObject({
         code: 'OUTBOX_INVALID',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CassetteError, type CassetteErrorCode } from '../errors/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
@@ -26,11 +27,19 @@ function entryName(prefix: string, lineage: string, suffix = ''): string {
   return `${prefix}${encodeURIComponent(lineage)}.${process.pid}-${randomUUID().slice(0, 8)}${suffix}`;
 }
 
-/** The runner's side: the (empty) outbox of a run, in its private work folder. */
-export async function makeOutbox(workDir: string): Promise<string> {
-  const outbox = join(workDir, 'outbox');
-  await mkdir(outbox, { recursive: true });
-  return outbox;
+/**
+ * The runner's side: the outbox of a run, in its private work folder, made when a child is about
+ * to be given it (a run without ACP children has none, and reading a missing outbox finds nothing).
+ */
+export function runOutbox(workDir: string): { readonly path: string; make(): string } {
+  const path = join(workDir, 'outbox');
+  return {
+    path,
+    make() {
+      mkdirSync(path, { recursive: true });
+      return path;
+    },
+  };
 }
 
 /** Replay: leaves the child's report for the parent. */
@@ -128,7 +137,9 @@ function outboxInvalid(path: string, what: string, problem: string, cause?: unkn
 
 async function entries(outbox: string, prefix: string, suffix: string): Promise<string[]> {
   try {
-    return (await readdir(outbox)).filter((name) => name.startsWith(prefix) && name.endsWith(suffix)).sort();
+    return readdirSync(outbox)
+      .filter((name) => name.startsWith(prefix) && name.endsWith(suffix))
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;

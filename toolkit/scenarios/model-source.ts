@@ -16,7 +16,7 @@ import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
 import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
 import { refuseSecrets as refuseAcpSecrets, writeAcpCassette } from '../acp-cassette/write-acp-cassette.js';
-import { joinChildRecordings, makeOutbox, readChildReplays } from '../outbox/outbox.js';
+import { joinChildRecordings, readChildReplays, runOutbox } from '../outbox/outbox.js';
 import { keyLikeEnvSecrets } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
@@ -35,8 +35,8 @@ export interface ModelSource {
   readonly fetch: typeof fetch;
   readonly baseUrl: string;
   readonly apiKey?: string;
-  /** Environment for out-of-process children: mode, cassette, outbox. */
-  readonly childEnv: Readonly<Record<string, string>>;
+  /** Environment for out-of-process children: mode, cassette, outbox (made by this call). */
+  childEnv(): Readonly<Record<string, string>>;
   /** For an ACP provider with `cassette: 'protocol'`: records its children's exchanges, or replays them in process. */
   protocolChannel(): OpenAcpChannel;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
@@ -83,7 +83,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     recordHint,
     ...(options.scenario.normalise === undefined ? {} : { normalise: { rules: options.scenario.normalise } }),
   });
-  const outbox = await makeOutbox(options.workDir);
+  const outbox = runOutbox(options.workDir);
   let cassetteDir = options.recordingDir;
   if (cassette.provenance.source === 'authored' && cassette.location === undefined) {
     cassetteDir = join(options.workDir, 'authored-cassette');
@@ -103,13 +103,13 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
   return {
     fetch: replay,
     baseUrl,
-    childEnv: {
+    childEnv: () => ({
       [CHILD_ENV.mode]: 'replay',
       [CHILD_ENV.cassette]: cassetteDir,
-      [CHILD_ENV.outbox]: outbox,
+      [CHILD_ENV.outbox]: outbox.make(),
       [CHILD_ENV.recordHint]: recordHint,
       DEEPSEEK_BASE_URL: baseUrl,
-    },
+    }),
     protocolChannel: () => protocol.channel,
     describe:
       cassette.provenance.source === 'authored' && cassette.location === undefined
@@ -117,7 +117,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
         : `recording at ${options.recordingDir}`,
     fromRecording: cassette.location !== undefined,
     async finish() {
-      const children = await readChildReplays(outbox);
+      const children = await readChildReplays(outbox.path);
       const report = replay.report();
       const failures: Error[] = [...report.failures, ...children.failures, ...protocol.failures()];
       const consumed = new Map<string, Consumption>();
@@ -178,25 +178,25 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     forwardLineage: server !== undefined,
     ...(scenario.normalise === undefined ? {} : { normalise: { rules: scenario.normalise } }),
   });
-  const outbox = await makeOutbox(options.workDir);
+  const outbox = runOutbox(options.workDir);
   const protocol = new ProtocolRecorder();
   return {
     fetch: recording,
     protocolChannel: () => protocol.channel,
     baseUrl,
     ...(apiKey !== undefined ? { apiKey } : {}),
-    childEnv: {
+    childEnv: () => ({
       [CHILD_ENV.mode]: 'record',
-      [CHILD_ENV.outbox]: outbox,
+      [CHILD_ENV.outbox]: outbox.make(),
       ...(server ? { [CHILD_ENV.upstream]: server.url } : {}),
       DEEPSEEK_BASE_URL: baseUrl,
       ...(apiKey !== undefined ? { DEEPSEEK_API_KEY: apiKey } : {}),
-    },
+    }),
     describe: server ? `recording against nestcast model-server (${baseUrl})` : `recording against ${baseUrl}`,
     async finish() {
       // Credentials in the base URL (`user:pass@`, `?token=`) are never stored.
       const own = await recording.cassette({ baseUrl: stripUrlCredentials(baseUrl) });
-      const children = await joinChildRecordings(outbox, own);
+      const children = await joinChildRecordings(outbox.path, own);
       const calls = children.calls;
       const fromScript = server !== undefined && scenario.script !== undefined;
       const provenance = fromScript

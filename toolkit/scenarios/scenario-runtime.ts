@@ -80,7 +80,7 @@ async function loadProvider(runtime: Runtime, provider: ScenarioProvider, source
         ...(provider.name !== undefined ? { name: provider.name } : {}),
         command: provider.command ?? cli.command,
         args: provider.args ? [...provider.args] : [...cli.args, 'acp-agent'],
-        env: { ...source.childEnv },
+        env: { ...source.childEnv() },
         ...(provider.permission !== undefined ? { permission: provider.permission } : {}),
         ...(provider.cassette === 'protocol' ? { channel: source.protocolChannel() } : {}),
         stderr: 'log',
