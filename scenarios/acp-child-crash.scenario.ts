@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'acp-child-crash',
   description:
     'An out-of-process child crashes mid-answer: the run ends with an error that keeps the partial output and names the exit code, and the parent recovers.',
@@ -38,4 +38,4 @@ export default defineScenario({
     turnEnd: { main: 'completed' },
     toolResults: { main: [/exited with code 3/, /The first three primes are 2, 3/] },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'acp-child',
   description:
     'An out-of-process child: `nestcast acp-agent` started as a real process over ACP. It replays its own model calls from the same recording and writes its session log where the parent harvests it.',
@@ -32,4 +32,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_prime': 'completed' },
     output: { main: 'says 23', 'main/call_prime': '23' },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,7 +1,7 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 import { pythonChild } from './fixtures/python-acp-child.js';
 
-export default defineScenario({
+export default {
   name: 'acp-python-cancel',
   description:
     'The user cancels while the Python ACP agent is mid-prompt: session/cancel is served from the protocol cassette and the recorded agent answers cancelled, as it did.',
@@ -23,4 +23,4 @@ export default defineScenario({
     },
   },
   expect: { sessions: 1, turnEnd: { main: 'aborted' } },
-});
+} satisfies ScenarioDefinition;

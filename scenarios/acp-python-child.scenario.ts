@@ -1,7 +1,7 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 import { pythonChild } from './fixtures/python-acp-child.js';
 
-export default defineScenario({
+export default {
   name: 'acp-python-child',
   description:
     'A child that is an independent program (Python, its own urllib HTTP client to the loopback model): recorded at the ACP protocol level, replayed in process without starting python3.',
@@ -31,4 +31,4 @@ export default defineScenario({
     output: { main: 'says 29' },
     toolResults: { main: ['29 is prime.'] },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,7 +1,7 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 import { pythonChild } from './fixtures/python-acp-child.js';
 
-export default defineScenario({
+export default {
   name: 'acp-python-crash',
   description:
     'The Python ACP agent crashes mid-prompt after its first chunk: replayed from the protocol cassette, the tool result keeps the partial output, the exit code and the stderr tail.',
@@ -30,4 +30,4 @@ export default defineScenario({
     turnEnd: { main: 'completed' },
     toolResults: { main: [/exited with code 3 during the prompt/, /segmentation fault \(simulated\)/] },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,7 +1,7 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 import { pythonChild } from './fixtures/python-acp-child.js';
 
-export default defineScenario({
+export default {
   name: 'acp-python-permission',
   description:
     'The Python ACP agent asks permission before answering; the provider allows it. Replay checks the recorded permission answer and plays the rest of the turn.',
@@ -30,4 +30,4 @@ export default defineScenario({
     turnEnd: { main: 'completed' },
     toolResults: { main: ['permission allow: wrote 42'] },
   },
-});
+} satisfies ScenarioDefinition;

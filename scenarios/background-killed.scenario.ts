@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'background-killed',
   description:
     'A background child is still working when the parent kills its task: the child ends aborted and the task killed.',
@@ -36,4 +36,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_stars': 'aborted' },
     toolResults: { main: ['task subagent-1 stopped\n[status: killed]'] },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'background',
   description:
     'The parent starts a child in the background, gets a task id at once, and collects the answer with task_output.',
@@ -38,4 +38,4 @@ export default defineScenario({
       main: ['started background subagent task subagent-1', 'Kilimanjaro, 5,895 m.\n[status: completed]'],
     },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'cancel-mid-child',
   description:
     'The user cancels while a foreground child is streaming: the child ends aborted with its partial output, the parent turn ends aborted with every call answered, and the conversation goes on.',
@@ -36,4 +36,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_essay': 'aborted' },
     output: { 'main/call_essay': 'Tides are the periodic rise', main: 'caused mostly by the Moon' },
   },
-});
+} satisfies ScenarioDefinition;

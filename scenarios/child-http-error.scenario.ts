@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'child-http-error',
   description:
     'The child’s model call fails with HTTP 500: the child ends with an error, the parent sees an error result and recovers.',
@@ -33,4 +33,4 @@ export default defineScenario({
     toolResults: { main: [/^Error: subagent run failed/] },
     output: { main: '2026-11-30' },
   },
-});
+} satisfies ScenarioDefinition;

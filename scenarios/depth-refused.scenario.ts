@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'depth-refused',
   description:
     'With maxDepth 1 a child may not delegate again: its attempt is refused (DEPTH_EXCEEDED) before a grandchild exists, and it carries on.',
@@ -44,4 +44,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_history': 'completed' },
     toolResults: { 'main/call_history': [/DEPTH_EXCEEDED/] },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'fork',
   description:
     'After two completed turns the parent forks a child: the child is seeded with those turns (not the open delegating turn) and recalls what was said.',
@@ -36,4 +36,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_recall': 'completed' },
     output: { 'main/call_recall': 'PERIWINKLE and the number is 42', main: 'recalled PERIWINKLE and 42' },
   },
-});
+} satisfies ScenarioDefinition;

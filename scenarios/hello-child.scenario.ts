@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'hello-child',
   description: 'The quickstart scenario of docs/scenarios.md: a parent asks one child to greet.',
   providers: [{ kind: 'spawn' }],
@@ -21,4 +21,4 @@ export default defineScenario({
     sessions: 2,
     output: { main: 'The helper says: Hello!' },
   },
-});
+} satisfies ScenarioDefinition;

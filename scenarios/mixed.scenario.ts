@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'mixed',
   description:
     'Spawn and fork providers coexist: the parent asks a fresh child, then a forked child that sees the earlier turn.',
@@ -50,4 +50,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_fruits': 'completed', 'main/call_pick': 'completed' },
     output: { main: 'green grapes', 'main/call_pick': 'the user likes teal' },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'multi',
   description:
     'The parent delegates two tasks one after the other, each to its own fresh child, then combines the answers.',
@@ -48,4 +48,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_canada': 'completed', 'main/call_japan': 'completed' },
     output: { main: 'Canada: Ottawa. Japan: Tokyo.', 'main/call_canada': 'Ottawa', 'main/call_japan': 'Tokyo' },
   },
-});
+} satisfies ScenarioDefinition;

@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'nested',
   description: 'A child delegates in turn: three generations of sessions, each keyed by its own lineage.',
   providers: [{ kind: 'spawn' }],
@@ -44,4 +44,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_planner': 'completed', 'main/call_planner/call_food': 'completed' },
     output: { main: 'pastéis de nata', 'main/call_planner/call_food': 'Pastéis de nata.' },
   },
-});
+} satisfies ScenarioDefinition;

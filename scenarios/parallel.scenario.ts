@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'parallel',
   description:
     'One model message starts two children at once; they run concurrently and each replays its own recording, whichever calls the model first.',
@@ -40,4 +40,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_iceland': 'completed', 'main/call_malta': 'completed' },
     output: { main: /Malta .* more people than Iceland/, 'main/call_iceland': '390,000', 'main/call_malta': '540,000' },
   },
-});
+} satisfies ScenarioDefinition;

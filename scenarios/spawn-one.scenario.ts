@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'spawn-one',
   description: 'The parent delegates one self-contained task to a fresh spawned child and reports its answer.',
   providers: [{ kind: 'spawn' }],
@@ -32,4 +32,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_capital': 'completed' },
     output: { main: /Canberra/, 'main/call_capital': 'Canberra' },
   },
-});
+} satisfies ScenarioDefinition;

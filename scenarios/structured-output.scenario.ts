@@ -1,6 +1,6 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 
-export default defineScenario({
+export default {
   name: 'structured-output',
   description:
     'The child must report through structured_output; the capture is validated against the schema and reaches the parent as JSON.',
@@ -44,4 +44,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_city': 'completed' },
     toolResults: { main: ['{"city":"Toronto","population":2794356}'], 'main/call_city': [/INVALID_TOOL_ARGS/] },
   },
-});
+} satisfies ScenarioDefinition;

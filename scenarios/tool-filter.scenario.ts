@@ -1,4 +1,4 @@
-import { defineScenario } from '../toolkit/scenarios/define-scenario.js';
+import type { ScenarioDefinition } from '../toolkit/scenarios/types.js';
 import type { ToolDefinition } from '../harness/tools/types.js';
 
 const readFile: ToolDefinition<{ path: string }> = {
@@ -25,7 +25,7 @@ const deleteFile: ToolDefinition<{ path: string }> = {
   execute: ({ path }) => `deleted ${path}`,
 };
 
-export default defineScenario({
+export default {
   name: 'tool-filter',
   description:
     'The child may read but not delete: delete_file is hidden from it, and when its model names it anyway the call is refused, never run.',
@@ -60,4 +60,4 @@ export default defineScenario({
     turnEnd: { main: 'completed', 'main/call_tidy': 'completed' },
     toolResults: { 'main/call_tidy': ['contents of notes.txt: hello', /TOOL_DENIED/] },
   },
-});
+} satisfies ScenarioDefinition;

@@ -128,7 +128,8 @@ export class Agent {
   /** Aborts any turn, waits for it, kills owned tasks, closes the session, leaves the registry. Idempotent. */
   dispose(): Promise<void> {
     return (this.disposal ??= (async () => {
-      this.abort(new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} disposed`));
+      // Only a running turn has anything to abort (and an error to read); building one costs a stack trace.
+      if (this.current !== undefined) this.abort(new HarnessError('AGENT_DISPOSED', `agent ${this.lineage} disposed`));
       await this.whenIdle();
       await this.deps.onDispose(this);
     })());

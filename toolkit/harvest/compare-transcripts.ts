@@ -1,4 +1,4 @@
-import { canonicalize, firstDivergence, type Json } from '../canonical/index.js';
+import { canonicalize, firstDivergence, jsonEqual, type Json } from '../canonical/index.js';
 import type { NormalizedSession } from './normalize.js';
 import { transcriptFiles } from './transcript-files.js';
 
@@ -100,6 +100,8 @@ function firstLineDivergence(expected: NormalizedSession, actual: NormalizedSess
   const expectedLines = [expected.header, ...expected.events];
   const actualLines = [actual.header, ...actual.events];
   for (let index = 0; index < Math.max(expectedLines.length, actualLines.length); index++) {
+    // Equal lines are the rule: compared in place, and only a differing one is canonicalised to say where.
+    if (jsonEqual(expectedLines[index] as Json | undefined, actualLines[index] as Json | undefined)) continue;
     const want = lineValue(expectedLines[index]);
     const got = lineValue(actualLines[index]);
     const divergence = firstDivergence(want, got);

@@ -63,7 +63,17 @@ function stringScrubber(sessions: readonly SessionLog[], context: NormalizeConte
     }
     return token;
   };
-  return (text) => scrubIds(scrubPaths(text)).replace(UUID, tokenFor);
+  // A string scrubs the same way every time once its UUIDs have tokens, and logs repeat most of
+  // theirs (keys, roles, ids): each distinct string is scrubbed once.
+  const scrubbed = new Map<string, string>();
+  return (text) => {
+    let result = scrubbed.get(text);
+    if (result === undefined) {
+      result = scrubIds(scrubPaths(text)).replace(UUID, tokenFor);
+      scrubbed.set(text, result);
+    }
+    return result;
+  };
 }
 
 function placesOf(sessions: readonly SessionLog[], context: NormalizeContext): PathPlace[] {

@@ -29,7 +29,10 @@ export function pathScrubber(places: readonly PathPlace[]): (text: string) => st
     `(?:(?<=file://)|(?<![\\w.~/-]|${PLACEHOLDER_TOKEN}))(?:${alternatives.join('|')})(?!${nameChar}|\\.${nameChar})`,
     'g',
   );
-  return (text) => text.replace(pattern, (spelling) => placeholders.get(spelling) ?? spelling);
+  // Every spelling is an absolute path: a string without a separator holds none (most strings in a log).
+  const separator = [...placeholders.keys()].every((spelling) => spelling.includes('/')) ? '/' : '';
+  return (text) =>
+    text.includes(separator) ? text.replace(pattern, (spelling) => placeholders.get(spelling) ?? spelling) : text;
 }
 
 function spellingsOf(path: string): string[] {

@@ -89,7 +89,10 @@ async function importDefinition(file: string, name: string): Promise<ScenarioDef
   // An import that throws propagates as it is: the runner reports it as SCENARIO_LOAD_FAILED.
   const definition = defaultExport(await importScenarioModule(file)) as ScenarioDefinition | undefined;
   if (!definition || typeof definition !== 'object' || !Array.isArray(definition.steps)) {
-    throw new ScenarioError('SCENARIO_INVALID', `${file} must \`export default defineScenario({...})\`.`);
+    throw new ScenarioError(
+      'SCENARIO_INVALID',
+      `${file} must \`export default\` a scenario definition: \`export default { ... } satisfies ScenarioDefinition\` (or \`defineScenario({ ... })\`).`,
+    );
   }
   if (definition.name !== name) {
     throw new ScenarioError(

@@ -32,7 +32,7 @@ describe('the quickstart of docs/scenarios.md', () => {
     const doc = await readFile(join(REPO, 'docs', 'scenarios.md'), 'utf8');
     const block = /```ts\n([\s\S]*?)```/.exec(doc)?.[1];
     const file = await readFile(join(REPO, 'scenarios', 'hello-child.scenario.ts'), 'utf8');
-    expect(block?.replace("from 'nestcast/toolkit'", "from '../toolkit/scenarios/define-scenario.js'")).toBe(file);
+    expect(block?.replace("from 'nestcast/toolkit'", "from '../toolkit/scenarios/types.js'")).toBe(file);
   });
 
   it('works as written: record keyless, then run', async () => {

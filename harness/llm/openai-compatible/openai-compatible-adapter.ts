@@ -177,9 +177,15 @@ async function* streamCall(
     watchdog.disarm();
     signal?.removeEventListener('abort', onAbort);
     // Releases the connection whatever happened (error, early return by the consumer); a no-op once the body is fully read.
-    connection.abort();
+    connection.abort(CONNECTION_RELEASED);
   }
 }
+
+/**
+ * The reason a finished call's connection is released with. One shared value: \`abort()\` without a
+ * reason builds a DOMException, stack trace and all, on every call, and almost always nobody reads it.
+ */
+const CONNECTION_RELEASED = new DOMException('the model call ended and released its connection', 'AbortError');
 
 function aborted(call: ResolvedCall, where: string, signal: AbortSignal): LlmError {
   return new LlmError('ABORTED', `${call.source} was aborted by the caller ${where}`, { cause: signal.reason });
