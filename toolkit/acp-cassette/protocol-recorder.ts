@@ -1,6 +1,6 @@
 import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import type { AcpChannel, ChildExit, OpenAcpChannel } from '../../providers/acp/index.js';
-import { spawnAcpChild } from '../../providers/acp/index.js';
+import { spawnAcpChild } from '../../providers/acp/acp-child-process.js';
 import { toPlaceholders } from './run-paths.js';
 import {
   ACP_EXCHANGE_FORMAT,

@@ -1,4 +1,5 @@
-import { http, HttpResponse, passthrough, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
+import { http } from 'msw/core/http';
 import { syncBuiltinESMExports } from 'node:module';
 import { setupServer, type SetupServer } from 'msw/node';
 import { CassetteError } from '../errors/cassette-error.js';
@@ -44,11 +45,20 @@ function recordEscape(method: string, url: URL): void {
   for (const guard of active) guard.escapes.push({ method, url: `${url.origin}${url.pathname}` });
 }
 
+/**
+ * msw's own \`passthrough()\`, which only its main entry exports: that entry also loads its GraphQL
+ * support and the \`graphql\` package (over 100 ms in every process that arms a guard). The guard's
+ * \`allow\` test proves msw still lets such a response through.
+ */
+function passthrough(): Response {
+  return new Response(null, { status: 302, statusText: 'Passthrough', headers: { 'x-msw-intention': 'passthrough' } });
+}
+
 const catchAll = http.all('*', ({ request }) => {
   const url = new URL(request.url);
   if (mayLeave(url)) return passthrough();
   recordEscape(request.method, url);
-  return HttpResponse.error();
+  return Response.error();
 });
 
 /** Handlers of the innermost guard answer first. */

@@ -1,4 +1,5 @@
-import { http, HttpResponse, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
+import { http } from 'msw/core/http';
 import { CassetteError } from '../errors/cassette-error.js';
 import type { Cassette } from '../cassette/types.js';
 import { failureResponse } from '../replay/failure-response.js';
@@ -30,7 +31,7 @@ export function serveCassetteWithMsw(cassette: Cassette, options: MswCassetteOpt
       return await replay(request);
     } catch (error) {
       if (error instanceof CassetteError) return failureResponse(error);
-      return HttpResponse.error();
+      return Response.error();
     }
   });
   return { handlers: [handler], replay };

@@ -3,7 +3,6 @@ import { createOpenAICompatibleAdapter } from '../../harness/llm/openai-compatib
 import type { Logger } from '../../harness/runtime/logger.js';
 import { Runtime } from '../../harness/runtime.js';
 import { taskTools } from '../../harness/tasks/task-tools.js';
-import { acpProvider } from '../../providers/acp/acp-provider.js';
 import { forkProvider } from '../../providers/fork/fork-provider.js';
 import { subagentsService } from '../../providers/seam/subagent-service.js';
 import { spawnProvider } from '../../providers/spawn/spawn-provider.js';
@@ -75,6 +74,8 @@ async function loadProvider(runtime: Runtime, provider: ScenarioProvider, source
       await runtime.use(forkProvider, provider.name !== undefined ? { name: provider.name } : undefined);
       return;
     case 'acp': {
+      // Loaded here: the ACP SDK and its schemas cost every process that never starts an ACP child ~0.2 s.
+      const { acpProvider } = await import('../../providers/acp/acp-provider.js');
       const cli = nestcastCliCommand();
       await runtime.use(acpProvider, {
         ...(provider.name !== undefined ? { name: provider.name } : {}),
