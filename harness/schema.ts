@@ -1,7 +1,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 /** The one ajv instance of the harness: tool arguments and output schemas compile here. */
-const ajv = new Ajv({ allErrors: true, strict: false });
+// No optimisation pass over the generated code: it makes compiling 2.5-3.5x slower and validating no faster
+// (measured on the cassette schemas), and every process that loads a recording compiles them.
+const ajv = new Ajv({ allErrors: true, strict: false, code: { optimize: false } });
 
 export type JsonSchema = Record<string, unknown>;
 
