@@ -1,9 +1,10 @@
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { HarnessError } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import { eventShapeProblem } from './event-shape.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
 import { serializeSessionLine } from './jsonl.js';
+import { writeAllSync } from './write-all-sync.js';
 import type { Session } from './store-types.js';
 import type { NewSessionEvent, SessionEvent, SessionHeader } from './types.js';
 
@@ -100,8 +101,7 @@ export class FileSession implements Session {
   private write(line: string, where: string): void {
     const bytes = Buffer.from(line, 'utf8');
     try {
-      let written = 0;
-      while (written < bytes.length) written += writeSync(this.fd as number, bytes, written, bytes.length - written);
+      writeAllSync(this.fd as number, bytes);
     } catch (error) {
       // A partial line may be on disk now; closing keeps any later event from landing after it,
       // and resume recovers the file by dropping the cut-off line.

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { DEFAULT_LINEAGE } from './lineage.js';
 import { writeFileAtomically } from '../atomic-write.js';
 import { FileSession } from './file-session.js';
+import { writeAllSync } from './write-all-sync.js';
 import { frozenJsonCopy } from './frozen-json-copy.js';
 import { headerProblems } from './header-shape.js';
 import { checkInvariants } from './invariants.js';
@@ -237,8 +238,7 @@ function validSeed(header: SessionHeader, seed: readonly SessionEvent[]): Sessio
 function createScratchFile(path: string, text: string): number {
   const fd = openSync(path, 'ax');
   try {
-    const bytes = Buffer.from(text, 'utf8');
-    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
+    writeAllSync(fd, Buffer.from(text, 'utf8'));
     return fd;
   } catch (error) {
     closeSync(fd);
