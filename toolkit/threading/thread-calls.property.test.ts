@@ -13,6 +13,9 @@ interface TreeSession {
 }
 
 const word = fc.stringMatching(/^[a-z0-9]{3,10}$/);
+const CHILD_PROMPT = 'Please handle: ';
+/** An argument inside the prompt's fixed words ("and" in "handle") matches every child: a genuine ambiguity too. */
+const argument = word.filter((text) => !CHILD_PROMPT.includes(text));
 
 function treeArbitrary(): fc.Arbitrary<TreeSession> {
   // Ids and arguments unique across the whole tree: equal arguments are a genuine ambiguity, tested apart.
@@ -20,7 +23,7 @@ function treeArbitrary(): fc.Arbitrary<TreeSession> {
     .record({
       shape: fc.array(fc.nat(4), { minLength: 1, maxLength: 12 }),
       ids: fc.uniqueArray(word, { minLength: 40, maxLength: 40 }),
-      args: fc.uniqueArray(word, { minLength: 40, maxLength: 40 }),
+      args: fc.uniqueArray(argument, { minLength: 40, maxLength: 40 }),
     })
     .map(({ shape, ids, args }) => {
       let next = 0;
@@ -31,7 +34,7 @@ function treeArbitrary(): fc.Arbitrary<TreeSession> {
         for (let i = 0; i < fanOut && next < ids.length; i++) {
           const id = `call_${ids[next] as string}`;
           const arg = args[next++] as string;
-          calls.push({ id, arg, child: build(`${lineage}/${id}`, `Please handle: ${arg}`, depth + 1) });
+          calls.push({ id, arg, child: build(`${lineage}/${id}`, `${CHILD_PROMPT}${arg}`, depth + 1) });
         }
         return { lineage, prompt, calls };
       };
