@@ -14,6 +14,7 @@ import { messagesOf } from '../threading/thread-calls.js';
 import { Threader, type ThreadInput } from '../threading/threader.js';
 import type { AmbiguousChild } from '../threading/types.js';
 import { callerSignal } from '../replay/caller-signal.js';
+import { incomingCall } from '../replay/incoming-call.js';
 import { captureResponse, DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
 import { classifyFailure } from './classify-failure.js';
 import { credentialSecrets } from '../secrets/credential-headers.js';
@@ -126,20 +127,20 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   };
 
   const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
+    const call = incomingCall(input, init);
     const signal = callerSignal(input, init);
     if (signal.aborted) throw signal.reason;
-    const named = explicitLineage(request.headers);
-    for (const secret of credentialSecrets(request.headers)) {
+    const named = explicitLineage(call.headers);
+    for (const secret of credentialSecrets(call.headers)) {
       if (!secrets.has(secret.value)) secrets.set(secret.value, secret);
       // Process-wide too: `cassette()` then `saveCassette()` (the merge pattern) must not lose them.
       rememberSecret(secret.value, secret.label);
     }
     const { promise: settled, resolve: settle } = deferred<void>();
-    const capture: Capture = { request: {}, url: new URL(request.url), settled };
+    const capture: Capture = { request: {}, url: call.url, settled };
     let lineage = named;
     try {
-      const content = readRequest(await request.clone().text()).content;
+      const content = readRequest(await call.text()).content;
       // Without rules the sharer below canonicalises what it keeps, the messages it has not seen:
       // canonicalising the whole history first copied every message of a long session on every call.
       capture.request = normalising ? normaliser.apply(canonicalize(content) as CanonicalRequest) : content;
@@ -168,7 +169,8 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     };
     try {
       const startedAt = performance.now();
-      const response = await realFetch(upstreamRequest(request, lineage, options.forwardLineage === true), { signal });
+      const headers = upstreamHeaders(call.headers, lineage, options.forwardLineage === true);
+      const response = await realFetch(...call.sendOn(headers, signal));
       void captureResponse(response.clone(), { startedAt, signal, keepHeaders }).then(finish);
       return response;
     } catch (error) {
@@ -222,11 +224,11 @@ function stableHost(url: URL): string {
   return loopback ? url.hostname : url.host;
 }
 
-/** The call as the upstream gets it: the lineage header is ours, so it goes only to our own model server. */
-function upstreamRequest(request: Request, lineage: string, forward: boolean): Request {
-  if (!forward && !request.headers.has(LINEAGE_HEADER)) return request;
-  const headers = new Headers(request.headers);
+/** The headers the upstream gets: the lineage header is ours, so it goes only to our own model server. */
+function upstreamHeaders(sent: Headers, lineage: string, forward: boolean): Headers {
+  if (!forward && !sent.has(LINEAGE_HEADER)) return sent;
+  const headers = new Headers(sent);
   if (forward) headers.set(LINEAGE_HEADER, lineage);
   else headers.delete(LINEAGE_HEADER);
-  return new Request(request, { headers });
+  return headers;
 }

@@ -29,4 +29,32 @@ describe('reading a call the way fetch reads it', () => {
     expect(() => incomingCall(URL_, { method: 'POST', headers: { 'bad header': 'x' }, body: 'x' })).toThrow(TypeError);
     expect(() => incomingCall(URL_, { method: 'GET', body: 'x' })).toThrow(TypeError);
   });
+
+  test('a call read for recording is sent on whole: its body, its method, the new headers and the signal', async () => {
+    const signal = new AbortController().signal;
+    const headers = new Headers({ authorization: 'Bearer k' });
+    const calls = [
+      incomingCall(URL_, { method: 'POST', headers: { 'x-session-lineage': 'main' }, body: '{"fast":1}' }),
+      incomingCall(new Request(URL_, { method: 'POST', body: '{"slow":1}' }), undefined),
+    ];
+    const sent: { method: string; body: string; auth: string | null; lineage: string | null }[] = [];
+    for (const call of calls) {
+      expect(call.url.href).toBe(URL_);
+      const text = await call.text();
+      const [input, init] = call.sendOn(headers, signal);
+      const request = new Request(input, init);
+      expect(await request.text()).toBe(text);
+      sent.push({
+        method: request.method,
+        body: text,
+        auth: request.headers.get('authorization'),
+        lineage: request.headers.get('x-session-lineage'),
+      });
+      expect(init.signal).toBe(signal);
+    }
+    expect(sent).toEqual([
+      { method: 'POST', body: '{"fast":1}', auth: 'Bearer k', lineage: null },
+      { method: 'POST', body: '{"slow":1}', auth: 'Bearer k', lineage: null },
+    ]);
+  });
 });

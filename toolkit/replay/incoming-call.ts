@@ -1,14 +1,19 @@
-/** What replay reads of a fetch call: its headers now, its body text when matching. */
+/** What nestcast reads of a fetch call: its URL and headers now, its body text when matching or recording. */
 export interface IncomingCall {
+  readonly url: URL;
   readonly headers: Headers;
+  /** The body as text. Reads a copy, so the call can still be sent on. */
   text(): Promise<string>;
+  /** The arguments that send the call on with other headers and the caller's signal: a recorder's upstream call. */
+  sendOn(headers: Headers, signal: AbortSignal): [input: string | Request, init: RequestInit];
 }
 
 /**
  * Reads a fetch call the way `new Request(input, init)` would. A string body sent with a method
  * that may carry one (every model call) is taken as it is: building a `Request` and reading its
- * stream back would cost more than the rest of a replayed call. The URL and headers are still
- * checked as fetch checks them. Any other call goes through a real `Request`.
+ * stream back would cost more than the rest of a replayed call, and a long session's requests are
+ * megabytes that a recorder would copy three times. The URL and headers are still checked as fetch
+ * checks them. Any other call goes through a real `Request`.
  */
 export function incomingCall(input: string | URL | Request, init: RequestInit | undefined): IncomingCall {
   const body = init?.body;
@@ -20,10 +25,22 @@ export function incomingCall(input: string | URL | Request, init: RequestInit | 
     method !== 'GET' &&
     method !== 'HEAD'
   ) {
-    new URL(input);
-    const headers = new Headers(init?.headers);
-    return { headers, text: () => Promise.resolve(body) };
+    const url = new URL(input);
+    return {
+      url,
+      headers: new Headers(init?.headers),
+      text: () => Promise.resolve(body),
+      sendOn: (headers, signal) => [url.href, { ...init, headers, signal }],
+    };
   }
   const request = new Request(input, init);
-  return { headers: request.headers, text: () => request.text() };
+  return {
+    url: new URL(request.url),
+    headers: request.headers,
+    text: () => request.clone().text(),
+    sendOn: (headers, signal) => [
+      headers === request.headers ? request : new Request(request, { headers }),
+      { signal },
+    ],
+  };
 }
