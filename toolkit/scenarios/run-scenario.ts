@@ -106,11 +106,12 @@ export async function runScenario(
     failures.addThrown(error);
   } finally {
     deadline.cancel();
-    await source?.close().catch(() => undefined);
+    // A source that cannot close (its model server, its guard) fails the run: a teardown error is never dropped.
+    await source?.close().catch((error: unknown) => failures.addThrown(error));
     await closeRunFolders(folders);
     restoreEnv();
   }
-  if (writing && failures.all.length > 0) refuseToSave(folders.recordingDir, failures);
+  if (writing && failures.all.length > 0 && !tally.wroteTranscripts) refuseToSave(folders.recordingDir, failures);
   return {
     name: scenario.name,
     mode,
