@@ -11,7 +11,8 @@ import { MODEL_SERVER_STAND_IN, redirectingFetch } from '../record/redirecting-f
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { unconsumedCalls, type Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
-import type { OpenAcpChannel } from '../../providers/acp/index.js';
+import type { OpenAcpChannel } from '../../providers/acp/acp-channel.js';
+import { spawnAcpChild } from '../../providers/acp/acp-child-process.js';
 import { loadAcpCassette } from '../acp-cassette/load-acp-cassette.js';
 import { ProtocolRecorder } from '../acp-cassette/protocol-recorder.js';
 import { ProtocolReplay } from '../acp-cassette/replay-channel.js';
@@ -23,12 +24,13 @@ import { stripUrlCredentials } from '../secrets/strip-url-credentials.js';
 import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import { unexpectedCallFailures } from './unexpected-call-failures.js';
 import { apiKeyVariable, DEFAULT_KEY_VARIABLE } from './api-key-variable.js';
+import { watchChildStarts } from './child-starts.js';
 import { ScenarioError } from './scenario-error.js';
 import { scriptFingerprint } from '../authored/script-fingerprint.js';
 import type { AuthoredScript } from '../authored/types.js';
 
 const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
-import type { ScenarioDefinition } from './types.js';
+import type { AcpCassetteKind, ScenarioDefinition } from './types.js';
 
 /** Where a run's model calls come from and go to, and what is checked or written after the run. */
 export interface ModelSource {
@@ -37,8 +39,11 @@ export interface ModelSource {
   readonly apiKey?: string;
   /** Environment for out-of-process children: mode, cassette, outbox (made by this call). */
   childEnv(): Readonly<Record<string, string>>;
-  /** For an ACP provider with `cassette: 'protocol'`: records its children's exchanges, or replays them in process. */
-  protocolChannel(): OpenAcpChannel;
+  /**
+   * How an ACP provider's children are opened, by what is recorded of them. `protocol`: their
+   * exchanges recorded, or replayed in process. Undefined: the provider spawns its command itself.
+   */
+  acpChannel(cassette: AcpCassetteKind): OpenAcpChannel | undefined;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
   readonly describe: string;
   /** Replay: whether calls come from a saved recording (else from the authored script, unmatched). */
@@ -110,7 +115,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
       [CHILD_ENV.recordHint]: recordHint,
       DEEPSEEK_BASE_URL: baseUrl,
     }),
-    protocolChannel: () => protocol.channel,
+    acpChannel: (kind) => (kind === 'protocol' ? protocol.channel : undefined),
     describe:
       cassette.provenance.source === 'authored' && cassette.location === undefined
         ? 'authored script (no recording yet)'
@@ -180,9 +185,10 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
   });
   const outbox = runOutbox(options.workDir);
   const protocol = new ProtocolRecorder();
+  const starts = watchChildStarts();
   return {
     fetch: recording,
-    protocolChannel: () => protocol.channel,
+    acpChannel: (kind) => starts.watch(kind === 'protocol' ? protocol.channel : spawnAcpChild),
     baseUrl,
     ...(apiKey !== undefined ? { apiKey } : {}),
     childEnv: () => ({
@@ -208,6 +214,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       // A session the script does not know gets the model server's 404: the misfit is the cause to show, not that failed call.
       const misfits = server ? scriptMisfits(scenario, server.report().sessions) : [];
       const failures: Error[] = [
+        ...starts.failures(),
         ...children.failures,
         ...misfits,
         ...(misfits.length > 0

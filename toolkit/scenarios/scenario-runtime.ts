@@ -77,13 +77,14 @@ async function loadProvider(runtime: Runtime, provider: ScenarioProvider, source
       // Loaded here: the ACP SDK and its schemas cost every process that never starts an ACP child ~0.2 s.
       const { acpProvider } = await import('../../providers/acp/acp-provider.js');
       const cli = nestcastCliCommand();
+      const channel = source.acpChannel(provider.cassette ?? 'model-calls');
       await runtime.use(acpProvider, {
         ...(provider.name !== undefined ? { name: provider.name } : {}),
         command: provider.command ?? cli.command,
         args: provider.args ? [...provider.args] : [...cli.args, 'acp-agent'],
         env: { ...source.childEnv() },
         ...(provider.permission !== undefined ? { permission: provider.permission } : {}),
-        ...(provider.cassette === 'protocol' ? { channel: source.protocolChannel() } : {}),
+        ...(channel !== undefined ? { channel } : {}),
         stderr: 'log',
         disposeEofGraceMs: 5_000,
         disposeTermGraceMs: 2_000,

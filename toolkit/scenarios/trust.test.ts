@@ -154,4 +154,49 @@ describe('no silent downgrade', () => {
     expect(report.failures.find((failure) => failure.message.includes('failed with network error'))).toBeDefined();
     expect(existsSync(join(recordingsDir, 'refused'))).toBe(false);
   });
+
+  test('a record whose ACP child could not be started is CHILD_NOT_STARTED and saves nothing, for either cassette kind; a child that started and crashed is recorded', async () => {
+    const delegating = (
+      name: string,
+      provider: Extract<NonNullable<ScenarioDefinition['providers']>[number], { kind: 'acp' }>,
+    ): ScenarioDefinition => ({
+      name,
+      description: 'x',
+      providers: [provider],
+      subagentTools: [
+        { provider: 'acp', toolName: 'subagent_acp', maxDepth: 'provider-managed', enableRunInBackground: false },
+      ],
+      steps: [{ prompt: 'delegate' }],
+      script: {
+        lineages: {
+          main: [
+            { toolCalls: [{ id: 'call_child', name: 'subagent_acp', args: { description: 'd', prompt: 'p' } }] },
+            { text: 'The child did not answer.' },
+          ],
+        },
+      },
+    });
+    const missing = join(recordingsDir, '..', 'no-such-agent');
+    for (const cassette of ['model-calls', 'protocol'] as const) {
+      const name = `dead-${cassette}`;
+      const report = await runScenario(delegating(name, { kind: 'acp', command: missing, cassette }), {
+        mode: 'record',
+        recordingsDir,
+      });
+      expect(codes(report)).toEqual(['CHILD_NOT_STARTED', 'NOT_SAVED']);
+      expect(report.failures[0]?.message).toContain(
+        `the ACP child for session "main/call_child" could not be started (spawn ${missing} ENOENT`,
+      );
+      expect(report.failures[0]?.message).toContain('then record again');
+      expect(existsSync(join(recordingsDir, name))).toBe(false);
+    }
+    const crashing = delegating('crashing', {
+      kind: 'acp',
+      command: process.execPath,
+      args: ['-e', 'process.exit(3)'],
+    });
+    const report = await runScenario(crashing, { mode: 'record', recordingsDir });
+    expect(codes(report)).toEqual([]);
+    expect(existsSync(join(recordingsDir, 'crashing', 'meta.json'))).toBe(true);
+  });
 });

@@ -4,6 +4,9 @@ import type { AuthoredScript } from '../authored/index.js';
 import type { NormalisationRule } from '../normalisation/types.js';
 import type { SubagentToolConfig } from '../../providers/tool/subagent-tool-config.js';
 
+/** What is recorded of an ACP provider's children: their model calls, or the ACP exchange itself. */
+export type AcpCassetteKind = 'model-calls' | 'protocol';
+
 /** A subagent provider the scenario loads, by kind. `acp` starts a real child process. */
 export type ScenarioProvider =
   | { readonly kind: 'spawn'; readonly name?: string }
@@ -20,7 +23,7 @@ export type ScenarioProvider =
        * honours it; any other child is simply started). `protocol`: the ACP exchange itself;
        * replay plays it in process and never starts `command`.
        */
-      readonly cassette?: 'model-calls' | 'protocol';
+      readonly cassette?: AcpCassetteKind;
       /** How the child's permission requests are answered. Default `reject`. */
       readonly permission?: 'reject' | 'allow';
     };
