@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../../toolkit/model-server/model-server.js';
@@ -148,6 +149,35 @@ describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the p
 });
 
 describe('the packed tarball', () => {
+  it("resolves a scenario module's `nestcast` imports to the CLI's own files, not to a second copy under tsx's namespace, serially and in workers", async () => {
+    const dir = projects.esm;
+    await writeFile(
+      join(dir, 'scenarios', 'probe.scenario.ts'),
+      [
+        "import { defineScenario } from 'nestcast/toolkit';",
+        "console.error(`PROBE ${import.meta.resolve('nestcast/toolkit')}`);",
+        'export default defineScenario({',
+        "  name: 'probe',",
+        "  description: 'where its nestcast import resolves',",
+        "  steps: [{ prompt: 'hi' }],",
+        "  script: { lineages: { main: [{ text: 'hi' }] } },",
+        '});',
+      ].join('\n'),
+    );
+    const own = pathToFileURL(
+      await realpath(join(dir, 'node_modules', 'nestcast', 'dist', 'toolkit', 'index.js')),
+    ).href;
+    const probes = (output: string): string[] =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('PROBE '))
+        .map((line) => line.slice('PROBE '.length));
+    expect(probes(await sh(dir, 'npx', ['nestcast', 'record', 'probe']))).toEqual([own]);
+    const inWorkers = await sh(dir, 'npx', ['nestcast', 'run', '--workers', '2']);
+    expect(inWorkers).toContain('2 scenarios passed');
+    expect(probes(inWorkers)).toEqual([own]);
+  });
+
   it('ships the README and the docs beside dist, and says what it is about', async () => {
     const listed = (await sh(root, 'tar', ['tzf', tarball])).split('\n');
     expect(listed).toEqual(
