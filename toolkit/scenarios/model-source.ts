@@ -41,9 +41,10 @@ export interface ModelSource {
   childEnv(): Readonly<Record<string, string>>;
   /**
    * How an ACP provider's children are opened, by what is recorded of them. `protocol`: their
-   * exchanges recorded, or replayed in process. Undefined: the provider spawns its command itself.
+   * exchanges recorded, or replayed in process. `model-calls`: their command spawned, watched for
+   * a child that could not be started (CHILD_NOT_STARTED).
    */
-  acpChannel(cassette: AcpCassetteKind): OpenAcpChannel | undefined;
+  acpChannel(cassette: AcpCassetteKind): OpenAcpChannel;
   /** One line for the progress output, e.g. `replay of recorded calls (127.0.0.1)`. */
   readonly describe: string;
   /** Replay: whether calls come from a saved recording (else from the authored script, unmatched). */
@@ -99,6 +100,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     location: options.recordingDir,
     timing: options.timing ?? 'instant',
   });
+  const starts = watchChildStarts('replay');
   const guard: NetworkGuard = installNetworkGuard();
   // Never reached: the replaying fetch answers everything, and the guard fails anything else. The
   // client gets the URL it was recorded with, so whatever quotes it (an error message) is unchanged.
@@ -115,7 +117,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
       [CHILD_ENV.recordHint]: recordHint,
       DEEPSEEK_BASE_URL: baseUrl,
     }),
-    acpChannel: (kind) => (kind === 'protocol' ? protocol.channel : undefined),
+    acpChannel: (kind) => (kind === 'protocol' ? protocol.channel : starts.watch(spawnAcpChild)),
     describe:
       cassette.provenance.source === 'authored' && cassette.location === undefined
         ? 'authored script (no recording yet)'
@@ -124,7 +126,12 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     async finish() {
       const children = await readChildReplays(outbox.path);
       const report = replay.report();
-      const failures: Error[] = [...report.failures, ...children.failures, ...protocol.failures()];
+      const failures: Error[] = [
+        ...starts.failures(),
+        ...report.failures,
+        ...children.failures,
+        ...protocol.failures(),
+      ];
       const consumed = new Map<string, Consumption>();
       for (const session of [...report.sessions, ...children.sessions]) {
         const seen = consumed.get(session.lineage);
@@ -185,7 +192,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
   });
   const outbox = runOutbox(options.workDir);
   const protocol = new ProtocolRecorder();
-  const starts = watchChildStarts();
+  const starts = watchChildStarts('record');
   return {
     fetch: recording,
     acpChannel: (kind) => starts.watch(kind === 'protocol' ? protocol.channel : spawnAcpChild),

@@ -84,7 +84,7 @@ async function loadProvider(runtime: Runtime, provider: ScenarioProvider, source
         args: provider.args ? [...provider.args] : [...cli.args, 'acp-agent'],
         env: { ...source.childEnv() },
         ...(provider.permission !== undefined ? { permission: provider.permission } : {}),
-        ...(channel !== undefined ? { channel } : {}),
+        channel,
         stderr: 'log',
         disposeEofGraceMs: 5_000,
         disposeTermGraceMs: 2_000,

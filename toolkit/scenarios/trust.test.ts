@@ -155,7 +155,7 @@ describe('no silent downgrade', () => {
     expect(existsSync(join(recordingsDir, 'refused'))).toBe(false);
   });
 
-  test('a record whose ACP child could not be started is CHILD_NOT_STARTED and saves nothing, for either cassette kind; a child that started and crashed is recorded', async () => {
+  test('a record whose ACP child could not be started is CHILD_NOT_STARTED and saves nothing, for either cassette kind; a child that started and crashed is recorded, and its replay where the command is missing leads with CHILD_NOT_STARTED', async () => {
     const delegating = (
       name: string,
       provider: Extract<NonNullable<ScenarioDefinition['providers']>[number], { kind: 'acp' }>,
@@ -198,5 +198,11 @@ describe('no silent downgrade', () => {
     const report = await runScenario(crashing, { mode: 'record', recordingsDir });
     expect(codes(report)).toEqual([]);
     expect(existsSync(join(recordingsDir, 'crashing', 'meta.json'))).toBe(true);
+
+    // Replayed where the command is missing: the run fails anyway, and says why first.
+    const replayed = await runScenario(delegating('crashing', { kind: 'acp', command: missing }), { recordingsDir });
+    expect(codes(replayed)[0]).toBe('CHILD_NOT_STARTED');
+    expect(replayed.failures[0]?.message).toContain('Its recording was made with the child running');
+    expect(codes(replayed)).toContain('REQUEST_MISMATCH');
   });
 });
