@@ -8,7 +8,7 @@ import { listExchangeFiles } from './write-acp-cassette.js';
 /** Every exchange of a recording folder by lineage, each validated against the schema. */
 export async function loadAcpCassette(recordingDir: string, recordHint: string): Promise<Map<string, AcpExchange>> {
   const exchanges = new Map<string, AcpExchange>();
-  for (const file of await listExchangeFiles(recordingDir)) {
+  for (const file of listExchangeFiles(recordingDir)) {
     const path = join(recordingDir, file);
     let value: unknown;
     try {

@@ -1,4 +1,5 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
 import { findSecret } from '../secrets/find-secret.js';
@@ -37,7 +38,7 @@ export async function writeAcpCassette(
     await writeFileAtomically(target, file.text, { replace: true });
   }
   const keep = new Set(files.map((file) => file.path));
-  for (const stale of await listExchangeFiles(recordingDir)) {
+  for (const stale of listExchangeFiles(recordingDir)) {
     if (!keep.has(stale)) await rm(join(recordingDir, stale), { force: true });
   }
   return files.map((file) => file.path);
@@ -94,11 +95,14 @@ function streamedText(exchange: AcpExchange): string {
   return [...joined.values()].join('\n');
 }
 
-/** Exchange files under `<recordingDir>/acp`, relative to the recording folder. */
-export async function listExchangeFiles(recordingDir: string): Promise<string[]> {
+/**
+ * Exchange files under `<recordingDir>/acp`, relative to the recording folder. Synchronous: every
+ * replay looks, and most recordings have no such folder (one failed stat, no thread-pool trip).
+ */
+export function listExchangeFiles(recordingDir: string): string[] {
   const root = join(recordingDir, ACP_DIR);
   try {
-    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    const entries = readdirSync(root, { recursive: true, withFileTypes: true });
     return entries
       .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
       .map((entry) => relative(recordingDir, join(entry.parentPath, entry.name)))

@@ -1,12 +1,14 @@
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
 import { scrubKeyLikeEnv } from '../guard/scrub-key-env.js';
+import { reusingWorkFolders } from '../scenarios/work-folders.js';
 import { cleanExitOnSignal } from './clean-exit-on-signal.js';
 
 /**
  * Runs `work` keyless: key-like variables removed and the network guard armed before the first
  * scenario module loads, here and in the workers started with this environment (a client built at
  * import finds no key, and what it sends is caught), and Ctrl-C leaving `recordingTargets` whole.
- * Everything is put back when `work` settles.
+ * Its scenario runs reuse their work folders (emptied, renamed) instead of removing each one.
+ * Everything is put back, and every work folder removed, when `work` settles.
  */
 export async function runKeyless<T>(
   recordingTargets: () => readonly string[],
@@ -16,7 +18,7 @@ export async function runKeyless<T>(
   const guard = installNetworkGuard();
   const uninstallSignals = cleanExitOnSignal(recordingTargets);
   try {
-    return await work(guard);
+    return await reusingWorkFolders(() => work(guard));
   } finally {
     uninstallSignals();
     guard.close();

@@ -1,4 +1,5 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { defaultExport, importScenarioModule } from './import-scenario-module.js';
 import { ScenarioError } from './scenario-error.js';
@@ -69,15 +70,10 @@ export async function loadScenario(dir: string, name: string): Promise<ScenarioD
  */
 async function scenarioFile(dir: string, name: string): Promise<string> {
   if (name !== '' && name === basename(name)) {
-    const present = await Promise.all(
-      SCENARIO_SUFFIXES.map((suffix) =>
-        lstat(join(dir, `${name}${suffix}`)).then(
-          () => true,
-          () => false,
-        ),
-      ),
+    // Synchronous: four stat calls cost less than four thread-pool round trips, once per scenario.
+    const found = SCENARIO_SUFFIXES.filter(
+      (suffix) => lstatSync(join(dir, `${name}${suffix}`), { throwIfNoEntry: false }) !== undefined,
     );
-    const found = SCENARIO_SUFFIXES.filter((_suffix, i) => present[i]);
     if (found.length === 1) return `${name}${found[0] as string}`;
   }
   const files = await scenarioFiles(dir);

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { recoverInterruptedSwaps } from '../../recording-folder/recover-swaps.js';
 import { makeWorkFolder, removeWorkFolder } from '../work-folders.js';
 
@@ -17,11 +16,8 @@ export async function openRunFolders(scenario: string, recordingsDir = 'recordin
   const recordingDir = resolve(recordingsDir, scenario);
   // A save another run of this folder left half-done is finished first, so this run sees it whole.
   recoverInterruptedSwaps(recordingDir);
-  const workDir = await makeWorkFolder(scenario);
-  const folders = { recordingDir, workDir, sessionsRoot: join(workDir, 'sessions'), cwd: join(workDir, 'workspace') };
-  mkdirSync(folders.sessionsRoot, { recursive: true });
-  mkdirSync(folders.cwd, { recursive: true });
-  return folders;
+  const { dir: workDir, sessionsRoot, cwd } = await makeWorkFolder(scenario);
+  return { recordingDir, workDir, sessionsRoot, cwd };
 }
 
 export function closeRunFolders(folders: RunFolders): Promise<void> {
