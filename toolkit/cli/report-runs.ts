@@ -1,7 +1,13 @@
 import type { RunEvidence, ScenarioReport } from '../scenarios/run-scenario.js';
-import { recordingReportInput, runReportInput, type ScenarioRun } from '../report/report-inputs.js';
-import { writeReport } from '../report/write-report.js';
+import type { ScenarioRun } from '../report/report-inputs.js';
 import type { CliIo } from './io.js';
+
+// The report's modules (cassette loading, rendering, its schemas) load only when a report is
+// written: a `run` without --report, the parent of workers above all, never pays for them.
+const reportModules = async () => ({
+  ...(await import('../report/report-inputs.js')),
+  ...(await import('../report/write-report.js')),
+});
 
 /**
  * `--report <dir>` for run and record: keeps what each scenario's run left behind, paired with
@@ -23,6 +29,7 @@ export function reportCollector(dir: string | undefined) {
     },
     async write(io: CliIo): Promise<void> {
       if (dir === undefined) return;
+      const { writeReport, runReportInput } = await reportModules();
       const written = await writeReport(dir, runs.map(runReportInput), { env: io.env });
       io.stdout(`\nreport: ${written.index}\n`);
     },
@@ -36,6 +43,7 @@ export async function writeRecordingReport(
   io: CliIo,
   recordHint: string,
 ): Promise<string> {
+  const { writeReport, recordingReportInput } = await reportModules();
   const written = await writeReport(dir, [await recordingReportInput(recordingDir, { recordHint })], { env: io.env });
   return (written.pages[0] as (typeof written.pages)[number]).path;
 }

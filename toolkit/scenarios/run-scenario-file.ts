@@ -1,5 +1,6 @@
 import { loadScenario } from './load-scenarios.js';
-import type { RunScenarioOptions, ScenarioFailureCode, ScenarioReport } from './run-scenario.js';
+import { failedReport } from './scenario-report.js';
+import type { RunScenarioOptions, ScenarioReport } from './run-scenario.js';
 import { ScenarioError } from './scenario-error.js';
 import { failOnDrain } from './verdict/event-loop-drain.js';
 import { DEFAULT_SCENARIO_TIMEOUT_S, scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
@@ -58,24 +59,4 @@ async function importWithinLimits(dir: string, name: string, timeout: number | u
   } finally {
     deadline.cancel();
   }
-}
-
-/** The report of a scenario that never reached `runScenario`'s end: one failure, nothing counted. */
-export function failedReport(
-  name: string,
-  mode: ScenarioReport['mode'],
-  failure: { readonly code: ScenarioFailureCode; readonly message: string },
-  durationMs: number,
-): ScenarioReport {
-  return {
-    name,
-    mode,
-    source: 'none',
-    sessions: 0,
-    modelCalls: 0,
-    passed: false,
-    failures: [{ code: failure.code, message: `${name}: ${failure.message}` }],
-    durationMs,
-    wroteTranscripts: false,
-  };
 }

@@ -15,6 +15,7 @@ import { ScenarioError } from './scenario-error.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import type { ScenarioDefinition } from './types.js';
 import type { Interruption } from './verdict/interruption.js';
+import { describeFailures } from './scenario-report.js';
 import { scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
 
 export type { ScenarioFailure, ScenarioFailureCode } from './scenario-failure.js';
@@ -139,11 +140,4 @@ export function assertScenarioPassed(report: ScenarioReport): void {
     describeFailures(report),
     first?.cause !== undefined ? { cause: first.cause } : undefined,
   );
-}
-
-/** Every failure as `[CODE] message`, then the harness log of the run, if it kept one. */
-export function describeFailures(report: ScenarioReport): string {
-  const blocks = report.failures.map((failure) => `[${failure.code}] ${failure.message}`);
-  if (report.log !== undefined) blocks.push(`harness log:\n${report.log.join('\n')}`);
-  return blocks.join('\n\n');
 }

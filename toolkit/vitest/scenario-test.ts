@@ -1,12 +1,8 @@
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
-import {
-  describeFailures,
-  runScenario,
-  type RunScenarioOptions,
-  type ScenarioReport,
-} from '../scenarios/run-scenario.js';
+import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
+import { describeFailures } from '../scenarios/scenario-report.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
 

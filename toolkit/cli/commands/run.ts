@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { assertNoNetworkEscapes, type NetworkEscape } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
-import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
 import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
@@ -200,6 +199,8 @@ async function replayAll(
       onReport,
     });
   } else {
+    // Loaded here, not at the top: a parent of workers never runs a scenario, and starts them sooner without it.
+    const { runScenarioFile } = await import('../../scenarios/run-scenario-file.js');
     for (const [index, name] of names.entries()) {
       onReport(
         index,

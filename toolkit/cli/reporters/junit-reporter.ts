@@ -1,4 +1,4 @@
-import { describeFailures } from '../../scenarios/run-scenario.js';
+import { describeFailures } from '../../scenarios/scenario-report.js';
 import type { Reporter } from './reporter.js';
 
 /**

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { failedReport } from '../../scenarios/run-scenario-file.js';
+import { failedReport } from '../../scenarios/scenario-report.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { nestcastCliCommand } from '../../scenarios/locate-cli.js';
 import type { NetworkEscape } from '../../guard/network-guard.js';
