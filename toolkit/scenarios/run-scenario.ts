@@ -109,7 +109,7 @@ export async function runScenario(
     deadline.cancel();
     // A source that cannot close (its model server, its guard) fails the run: a teardown error is never dropped.
     await source?.close().catch((error: unknown) => failures.addThrown(error));
-    await closeRunFolders(folders);
+    await closeRunFolders(folders, { passed: failures.all.length === 0 });
     restoreEnv();
   }
   if (writing && failures.all.length > 0 && !tally.wroteTranscripts) refuseToSave(folders.recordingDir, failures);

@@ -84,6 +84,20 @@ describe('work folders', () => {
     });
   });
 
+  it('inside a reuse scope, removes a folder given back as not reusable (a failed run) instead of keeping it', async () => {
+    await reusingWorkFolders(async () => {
+      const failed = await makeWorkFolder('failed');
+      writeFileSync(join(failed.sessionsRoot, 'a.jsonl'), '{}\n');
+      await removeWorkFolder(failed.dir, { reusable: false });
+      expect(existsSync(failed.dir)).toBe(false);
+      expect(existsSync(spareOf(failed.dir))).toBe(false);
+      // A reused folder keeps its random part; this one is new.
+      const next = await makeWorkFolder('after-failure');
+      expect(next.dir.slice(-6)).not.toBe(failed.dir.slice(-6));
+      await removeWorkFolder(next.dir);
+    });
+  });
+
   it('removes the spares of an open reuse scope on a signal, with the live folders', async () => {
     await reusingWorkFolders(async () => {
       const parked = await makeWorkFolder('parked');

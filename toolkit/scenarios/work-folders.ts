@@ -45,12 +45,13 @@ export async function makeWorkFolder(scenario: string): Promise<WorkFolder> {
 }
 
 /**
- * Removes a work folder whole; inside a `reusingWorkFolders` scope it is first renamed away (so
- * whatever still writes to its old path cannot reach the next run), emptied and kept as a spare.
+ * Removes a work folder whole. Inside a `reusingWorkFolders` scope a `reusable` one (a run that
+ * passed: whatever it started has ended) is instead renamed away, so whatever still writes to its
+ * old path cannot reach the next run, then emptied and kept as a spare.
  */
-export async function removeWorkFolder(dir: string): Promise<void> {
+export async function removeWorkFolder(dir: string, { reusable = true } = {}): Promise<void> {
   live.delete(dir);
-  const spare = spares === undefined ? undefined : join(tmpdir(), `${SPARE_PREFIX}${suffixOf(dir)}`);
+  const spare = spares === undefined || !reusable ? undefined : join(tmpdir(), `${SPARE_PREFIX}${suffixOf(dir)}`);
   if (spare !== undefined && existsSync(dir) && moveTo(dir, spare)) {
     try {
       emptyKeepingSkeleton(spare);

@@ -20,6 +20,10 @@ export async function openRunFolders(scenario: string, recordingsDir = 'recordin
   return { recordingDir, workDir, sessionsRoot, cwd };
 }
 
-export function closeRunFolders(folders: RunFolders): Promise<void> {
-  return removeWorkFolder(folders.workDir);
+/**
+ * Removes the work folder, or lets a reuse scope keep it for the next run when this one `passed`.
+ * A failed run's folder is always removed: a child that outlived its kill may still be in it.
+ */
+export function closeRunFolders(folders: RunFolders, { passed }: { passed: boolean }): Promise<void> {
+  return removeWorkFolder(folders.workDir, { reusable: passed });
 }
