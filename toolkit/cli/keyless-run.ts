@@ -7,18 +7,20 @@ import { cleanExitOnSignal } from './clean-exit-on-signal.js';
  * Runs `work` keyless: key-like variables removed and the network guard armed before the first
  * scenario module loads, here and in the workers started with this environment (a client built at
  * import finds no key, and what it sends is caught), and Ctrl-C leaving `recordingTargets` whole.
- * Its scenario runs reuse their work folders (emptied, renamed) instead of removing each one.
+ * Its scenario runs reuse their work folders (emptied, renamed) instead of removing each one, and
+ * make them in `workFoldersIn` when given.
  * Everything is put back, and every work folder removed, when `work` settles.
  */
 export async function runKeyless<T>(
   recordingTargets: () => readonly string[],
   work: (guard: NetworkGuard) => Promise<T>,
+  options: { workFoldersIn?: string } = {},
 ): Promise<T> {
   const restoreEnv = scrubKeyLikeEnv(process.env);
   const guard = installNetworkGuard();
   const uninstallSignals = cleanExitOnSignal(recordingTargets);
   try {
-    return await reusingWorkFolders(() => work(guard));
+    return await reusingWorkFolders(() => work(guard), { in: options.workFoldersIn });
   } finally {
     uninstallSignals();
     guard.close();

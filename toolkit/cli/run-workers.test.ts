@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,7 +100,12 @@ describe('nestcast run --workers', () => {
         .replace('execute: () => process.exit(0)', "execute: () => process.kill(process.pid, 'SIGKILL')"),
     );
 
-    const run = await nestcast(
+    // A temp dir of its own, so what the run leaves behind is this run's alone.
+    const tmp = join(temp, 'quitter-tmp');
+    await mkdir(tmp);
+
+    const run = await nestcastWith(
+      { TMPDIR: tmp },
       'run',
       '--scenarios',
       quitter.scenariosDir,
@@ -110,6 +115,8 @@ describe('nestcast run --workers', () => {
       '2',
     );
 
+    // The killed worker could not remove its work folders; its parent removed the folder they were in.
+    expect((await readdir(tmp)).filter((name) => name.startsWith('nestcast-'))).toEqual([]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^✗ exits .*\n {4}SCENARIO_EXIT exits: scenario code called process.exit\(0\)/m);
     expect(run.stdout).toMatch(

@@ -23,6 +23,9 @@ const live = new Set<string>();
  * update (about 1 ms a run in all), where the two renames of a reuse cost about 0.06 ms.
  */
 let spares: string[] | undefined;
+/** Where work folders are made: the temp dir, or the folder a `reusingWorkFolders` scope was given. */
+let root: string | undefined;
+const folderRoot = (): string => root ?? tmpdir();
 
 /**
  * Spares are `nestcast-spare.XXXXXX`: a name mkdtemp's `nestcast-<scenario>-XXXXXX` can never be
@@ -38,7 +41,7 @@ const SPARE_PREFIX = 'nestcast-spare.';
  * with its skeleton. Inside a `reusingWorkFolders` scope it is a spare renamed, when there is one.
  */
 export async function makeWorkFolder(scenario: string): Promise<WorkFolder> {
-  const dir = reuseSpare(scenario) ?? mkdtempSync(join(tmpdir(), `nestcast-${scenario}-`));
+  const dir = reuseSpare(scenario) ?? mkdtempSync(join(folderRoot(), `nestcast-${scenario}-`));
   for (const part of SKELETON) mkdirSync(join(dir, part), { recursive: true });
   live.add(dir);
   return { dir, sessionsRoot: join(dir, 'sessions'), cwd: join(dir, 'workspace') };
@@ -51,7 +54,7 @@ export async function makeWorkFolder(scenario: string): Promise<WorkFolder> {
  */
 export async function removeWorkFolder(dir: string, { reusable = true } = {}): Promise<void> {
   live.delete(dir);
-  const spare = spares === undefined || !reusable ? undefined : join(tmpdir(), `${SPARE_PREFIX}${suffixOf(dir)}`);
+  const spare = spares === undefined || !reusable ? undefined : join(folderRoot(), `${SPARE_PREFIX}${suffixOf(dir)}`);
   if (spare !== undefined && existsSync(dir) && moveTo(dir, spare)) {
     try {
       emptyKeepingSkeleton(spare);
@@ -67,30 +70,59 @@ export async function removeWorkFolder(dir: string, { reusable = true } = {}): P
 
 /**
  * Runs `work` with work folders reused between the scenario runs in it (the CLI's serial loop, a
- * worker's queue); every spare is removed when it settles. A nested scope shares the outer one.
+ * worker's queue), made in `in` when given (a worker's folder, which its parent removes whatever
+ * becomes of the worker); every spare is removed when it settles. A nested scope shares the outer one.
  */
-export async function reusingWorkFolders<T>(work: () => Promise<T>): Promise<T> {
+export async function reusingWorkFolders<T>(work: () => Promise<T>, options: { in?: string } = {}): Promise<T> {
   if (spares !== undefined) return work();
   spares = [];
+  root = options.in;
   try {
     return await work();
   } finally {
     const left = spares;
     spares = undefined;
+    root = undefined;
     for (const spare of left) removeFolder(spare);
+  }
+}
+
+/**
+ * A folder for one worker process to make its work folders in (`reusingWorkFolders`'s `in`):
+ * removed with `removeWorkerFolder` when the worker is gone, so a worker killed mid-run leaves
+ * nothing behind; a signal to this process removes it with the live work folders.
+ */
+export function makeWorkerFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nestcast-worker-'));
+  live.add(dir);
+  return dir;
+}
+
+export function removeWorkerFolder(dir: string): void {
+  live.delete(dir);
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // A child the killed worker left running may still write there: a leftover temp folder, not a wrong verdict.
   }
 }
 
 /** Synchronous, for a signal handler: the process exits right after. */
 export function removeLiveWorkFoldersSync(): void {
-  for (const dir of [...live, ...(spares ?? [])]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [...live, ...(spares ?? [])]) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // On the way out on a signal: one folder that will not go must not keep the others or the exit.
+    }
+  }
   live.clear();
   if (spares !== undefined) spares.length = 0;
 }
 
 function reuseSpare(scenario: string): string | undefined {
   for (let spare = spares?.pop(); spare !== undefined; spare = spares?.pop()) {
-    const dir = join(tmpdir(), `nestcast-${scenario}-${suffixOf(spare)}`);
+    const dir = join(folderRoot(), `nestcast-${scenario}-${suffixOf(spare)}`);
     if (moveTo(spare, dir)) return dir;
     removeFolder(spare);
   }

@@ -4,20 +4,23 @@ import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import { describeError } from '../../../harness/error-text.js';
 import type { Command } from '../command.js';
 import { runKeyless } from '../keyless-run.js';
+import { parseCommandLine } from '../parse.js';
 import { runOptions } from './run.js';
 import { isRunMessage, type ReportMessage, type RunMessage } from '../workers/worker-messages.js';
 
-const help = `Usage: nestcast scenario-worker
+const help = `Usage: nestcast scenario-worker [--work-root <dir>]
 
 Internal: a worker process of \`nestcast run --workers N\`. It takes whole scenarios over its IPC
 channel, one at a time, runs each exactly as a serial \`nestcast run\` would, and sends back the
-report. It exits when the parent closes the channel.`;
+report. It exits when the parent closes the channel. Its work folders go in --work-root (default:
+the temp dir), a folder the parent removes when the worker is gone.`;
 
 export const scenarioWorkerCommand: Command = {
   name: 'scenario-worker',
   summary: 'Internal: a worker process of nestcast run --workers',
   help,
-  async run(_argv, io) {
+  async run(argv, io) {
+    const { values } = parseCommandLine(argv, { 'work-root': { type: 'string' } });
     const send = process.send?.bind(process);
     if (send === undefined) {
       io.stderr(
@@ -59,6 +62,7 @@ export const scenarioWorkerCommand: Command = {
         }
         return 0;
       },
+      { workFoldersIn: values['work-root'] },
     );
   },
 };

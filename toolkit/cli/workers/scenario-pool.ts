@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { failedReport } from '../../scenarios/scenario-report.js';
+import { makeWorkerFolder, removeWorkerFolder } from '../../scenarios/work-folders.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { nestcastCliCommand } from '../../scenarios/locate-cli.js';
 import type { NetworkEscape } from '../../guard/network-guard.js';
@@ -68,7 +69,9 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
     /** Starts a worker holding one scenario; the function it returns fills the worker's other slots. */
     const startWorker = (): (() => void) => {
       live++;
-      const child: ChildProcess = spawn(cli.command, [...cli.args, 'scenario-worker'], {
+      // The worker's work folders go here: removed when it is gone, even killed mid-run.
+      const workRoot = makeWorkerFolder();
+      const child: ChildProcess = spawn(cli.command, [...cli.args, 'scenario-worker', '--work-root', workRoot], {
         cwd: options.cwd,
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -110,6 +113,7 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         if (exited) return;
         exited = true;
         live--;
+        removeWorkerFolder(workRoot);
         const tail = stderrTail.trim();
         const lastOutput = tail === '' ? '' : `\nLast output of the worker:\n${tail}`;
         const [running, ...queued] = holding.splice(0);
