@@ -37,8 +37,9 @@ const SPARE_PREFIX = 'nestcast-spare.';
 // of the asynchronous ones costs more than the call (a scenario run does these once each).
 
 /**
- * Makes the work folder of one run of `scenario`: `nestcast-<scenario>-XXXXXX` in the temp dir,
- * with its skeleton. Inside a `reusingWorkFolders` scope it is a spare renamed, when there is one.
+ * Makes the work folder of one run of `scenario`: `nestcast-<scenario>-XXXXXX` in the temp dir (or
+ * in the scope's folder), with its skeleton. Inside a `reusingWorkFolders` scope it is a spare
+ * renamed, when there is one.
  */
 export async function makeWorkFolder(scenario: string): Promise<WorkFolder> {
   const dir = reuseSpare(scenario) ?? mkdtempSync(join(folderRoot(), `nestcast-${scenario}-`));
