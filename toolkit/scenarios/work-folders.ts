@@ -42,8 +42,11 @@ const SPARE_PREFIX = 'nestcast-spare.';
  * renamed, when there is one.
  */
 export async function makeWorkFolder(scenario: string): Promise<WorkFolder> {
-  const dir = reuseSpare(scenario) ?? mkdtempSync(join(folderRoot(), `nestcast-${scenario}-`));
-  for (const part of SKELETON) mkdirSync(join(dir, part), { recursive: true });
+  let dir = reuseSpare(scenario);
+  if (dir === undefined) {
+    dir = mkdtempSync(join(folderRoot(), `nestcast-${scenario}-`));
+    for (const part of SKELETON) mkdirSync(join(dir, part));
+  }
   live.add(dir);
   return { dir, sessionsRoot: join(dir, 'sessions'), cwd: join(dir, 'workspace') };
 }
@@ -56,15 +59,15 @@ export async function makeWorkFolder(scenario: string): Promise<WorkFolder> {
 export async function removeWorkFolder(dir: string, { reusable = true } = {}): Promise<void> {
   live.delete(dir);
   const spare = spares === undefined || !reusable ? undefined : join(folderRoot(), `${SPARE_PREFIX}${suffixOf(dir)}`);
-  if (spare !== undefined && existsSync(dir) && moveTo(dir, spare)) {
+  if (spare !== undefined && moveTo(dir, spare)) {
     try {
       emptyKeepingSkeleton(spare);
       spares?.push(spare);
-      return;
     } catch {
       // A folder the reuse could not empty is removed as it would be outside a scope.
-      dir = spare;
+      removeFolder(spare);
     }
+    return;
   }
   removeFolder(dir);
 }
@@ -102,7 +105,7 @@ export function makeWorkerFolder(): string {
 export function removeWorkerFolder(dir: string): void {
   live.delete(dir);
   try {
-    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    removeFolder(dir);
   } catch {
     // A child the killed worker left running may still write there: a leftover temp folder, not a wrong verdict.
   }
@@ -155,13 +158,18 @@ function removeFolder(dir: string): void {
   }
 }
 
+/** Leaves `dir` as a fresh work folder is: its skeleton, empty (remade if the run removed a part), and nothing else. */
 function emptyKeepingSkeleton(dir: string): void {
+  const kept = new Set<string>();
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && (SKELETON as readonly string[]).includes(entry.name)) emptyTree(path);
-    else if (entry.isDirectory()) removeTree(path);
+    if (entry.isDirectory() && (SKELETON as readonly string[]).includes(entry.name)) {
+      emptyTree(path);
+      kept.add(entry.name);
+    } else if (entry.isDirectory()) removeTree(path);
     else unlinkSync(path);
   }
+  for (const part of SKELETON) if (!kept.has(part)) mkdirSync(join(dir, part));
 }
 
 /**
