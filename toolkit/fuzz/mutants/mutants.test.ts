@@ -6,6 +6,13 @@ import { clearLeakedTimers, MUTANTS } from './index.js';
 
 /** The CLI's default run count for a provider module: every mutant must be caught within it. */
 const DEFAULT_RUNS = 1000;
+/**
+ * Each search starts from this seed (the next attempt from the next one), so what it finds and
+ * when is the same in every run. With a random seed a flaw the schedules reach rarely escapes
+ * 1,000 of them now and then: drops-steering-in-final-step was caught at schedule 13 to 950
+ * over 12 seeds, and once in CI not at all (see docs/fuzzing.md).
+ */
+const FIRST_SEED = 1;
 const caughtAt: string[] = [];
 
 afterAll(() => {
@@ -37,6 +44,7 @@ describe('the mutation set', () => {
       let schedules = 0;
       for (let attempt = 0; schedules < DEFAULT_RUNS; attempt++) {
         const report = await checkProviderLifecycle(mutant, {
+          seed: FIRST_SEED + attempt,
           runs: DEFAULT_RUNS - schedules,
           endOnFailure: true,
           settleWaitMs: 500,
@@ -56,7 +64,7 @@ describe('the mutation set', () => {
         }
       }
       expect.fail(
-        `[${breaks}] was not reported within ${DEFAULT_RUNS} schedules; failures seen: ${seen.join('; ') || 'none'}`,
+        `[${breaks}] was not reported within ${DEFAULT_RUNS} schedules from seed ${FIRST_SEED}; failures seen: ${seen.join('; ') || 'none'}`,
       );
     },
   );
