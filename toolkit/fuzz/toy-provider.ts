@@ -100,7 +100,6 @@ export class ToyRun implements SubagentRun {
   protected done = false;
   /** What the child has streamed so far: a cancel keeps it. */
   protected streamedText = '';
-  protected readonly steering: string[] = [];
   protected disposal: Promise<void> | undefined;
   protected handedOver = false;
   protected resuming = false;
@@ -111,6 +110,11 @@ export class ToyRun implements SubagentRun {
     protected readonly request: ResolvedStartRequest,
     protected readonly outcome: ChildOutcome,
     protected readonly ctx: ToyContext,
+    /**
+     * Steering the child has not heard yet. The child's, not the turn's: what a cut-short turn
+     * never heard, the follow-up from `resume` hears (the harness logs it into the session).
+     */
+    protected readonly steering: string[] = [],
   ) {
     this.settled = this.ending.promise;
     this.listen();
@@ -157,7 +161,7 @@ export class ToyRun implements SubagentRun {
   }
 
   protected followUp(content: string, signal: AbortSignal): SubagentRun {
-    return new ToyRun(this.id, { ...this.request, prompt: content, signal }, this.outcome, this.ctx);
+    return new ToyRun(this.id, { ...this.request, prompt: content, signal }, this.outcome, this.ctx, this.steering);
   }
 
   protected listen(): void {

@@ -7,7 +7,7 @@ class Run extends ToyRun {
   protected override followUp(content: string, signal: AbortSignal): SubagentRun {
     return new (class extends ToyRun {
       protected override release(): void {}
-    })(this.id, { ...this.request, prompt: content, signal }, this.outcome, this.ctx);
+    })(this.id, { ...this.request, prompt: content, signal }, this.outcome, this.ctx, this.steering);
   }
 }
 
