@@ -128,6 +128,17 @@ export async function benchManyScenarios(count = 1_000, runs = 2): Promise<Row[]
         },
         serialWall,
       ),
+      // How close the pool comes to that ceiling: 1.00x would be two workers as fast as two processes with no pool.
+      ratioRow(
+        {
+          item: '10 run/whole',
+          subject: `${label}, --workers 2 against the two halves`,
+          stats: wall(parallel),
+          unit: 'ms',
+          reference: 'shard pair',
+        },
+        stats(shardPairs),
+      ),
       {
         item: '10 run/whole',
         subject: `${label}, --workers 2 (${loadNote})`,
