@@ -1,0 +1,147 @@
+import type { Json } from '../canonical/canonical-json.js';
+import type { CanonicalRequest } from '../canonical/canonical-request.js';
+import type { AuthoredReply } from '../authored/types.js';
+import type { RecordedResponse } from '../cassette/types.js';
+
+/**
+ * One model API as nestcast sees it (DESIGN.md section 7, "Wire protocols"). Each protocol is one
+ * folder under `toolkit/protocols/` that implements this interface and owns every field name of
+ * its API: the threader, normalisation, matching, recording, replay, the model server, the report
+ * and interop take a `WireProtocol` and never branch on which one it is.
+ */
+export interface WireProtocol {
+  /** Stable id stored in recordings and shown to users: `chat-completions`, `openai-responses`, … */
+  readonly id: ProtocolId;
+  /** Human name for messages: `OpenAI chat completions`, `Anthropic Messages`, … */
+  readonly title: string;
+
+  /** Is this request a model call of this API? Unmatched calls are opaque HTTP: replayed by exact request, never threaded. */
+  matches(request: WireRequest): boolean;
+
+  /** Whether the call asks for a streamed answer (a body field, or the URL: Gemini's `:streamGenerateContent`). */
+  streams(request: WireRequest): boolean;
+
+  /** How this API's stream ends and is framed, for recorders and renderers. */
+  readonly framing: StreamFraming;
+
+  /**
+   * The top-level array of the request body that grows from call to call of one session
+   * (`messages`, `input`, `contents`): the cassette stores only what each call adds to it.
+   * `undefined` when the API has none.
+   */
+  readonly historyField: string | undefined;
+
+  /** The conversation the threader reads, protocol-neutral. */
+  conversation(request: WireRequest): Conversation;
+
+  /**
+   * The assistant turn a recorded answer becomes in the session's next request (text and tool
+   * calls with ids), and its token usage; `undefined` when the response is a failure or carries no
+   * answer this API would send back.
+   */
+  reply(response: RecordedResponse): ReplyOf | undefined;
+
+  /**
+   * The HTTP answer for a replay failure that this API's SDKs surface at once, without retries,
+   * carrying the nestcast code and message in the error shape those SDKs read.
+   */
+  errorResponse(code: string, message: string): WireErrorResponse;
+
+  /** Where keys travel in this API's requests: never stored, never compared. */
+  readonly credentials: CredentialPlaces;
+
+  /**
+   * An authored turn in this API's wire form, for the request it answers: streamed events when
+   * `context.stream`, a JSON body otherwise. Failure turns (HTTP errors, resets, hangs) are the
+   * caller's: this renders replies only.
+   */
+  render(turn: AuthoredReply, context: RenderContext): RecordedResponse;
+}
+
+export type ProtocolId = 'chat-completions' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+
+/** A request as every protocol reads it. `body` is the parsed JSON body (`undefined` when it is not JSON). */
+export interface WireRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly body: CanonicalRequest | undefined;
+}
+
+export interface StreamFraming {
+  /** `event:` lines name each event (Anthropic, Responses) or not (chat completions, Gemini). */
+  readonly namedEvents: boolean;
+  /** The data line that ends a stream (`[DONE]`), if the API sends one. */
+  readonly sentinel?: string;
+  /** Event names (or `type` values) after which the answer is complete: `message_stop`, `response.completed`, … */
+  readonly terminalEvents: readonly string[];
+}
+
+/**
+ * What the threader reads of a request: the messages, oldest first, in one neutral shape. A system
+ * prompt that the API keeps apart (`system`, `instructions`, `systemInstruction`) is the first
+ * message, role `system`.
+ */
+export interface Conversation {
+  readonly messages: readonly ConversationMessage[];
+  /** The API's own continuation handle (`previous_response_id`): the session whose reply carried it. */
+  readonly continues?: string;
+}
+
+export interface ConversationMessage {
+  /** `system`, `user`, `assistant`, `tool` (a message that only answers tool calls). */
+  readonly role: string;
+  /** The text parts, joined. */
+  readonly text: string;
+  /** Tool calls this (assistant) message makes, in order. */
+  readonly toolCalls?: readonly NeutralToolCall[];
+  /** Ids of the tool calls this message answers, in order. */
+  readonly answers?: readonly string[];
+  /** Canonical JSON of the parts that are neither text nor tool calls nor results (images, files, …). */
+  readonly other?: readonly string[];
+}
+
+export interface NeutralToolCall {
+  /** The API's call id; where the API has none (Gemini), derived from name, arguments and position. */
+  readonly id: string;
+  readonly name: string;
+  /** Canonical JSON of the arguments when they parse, else the text as sent. */
+  readonly arguments: string;
+}
+
+/** A recorded answer as the next request of its session carries it back. */
+export interface ReplyOf {
+  readonly message: ConversationMessage & { readonly role: 'assistant' };
+  /** The API's id of this answer, where a later request can name it (`previous_response_id`). */
+  readonly handle?: string;
+  readonly usage?: TokenUsage;
+}
+
+export interface TokenUsage {
+  readonly input: number;
+  readonly output: number;
+}
+
+export interface WireErrorResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Json;
+}
+
+export interface CredentialPlaces {
+  /** Lower-case request header names. */
+  readonly headers: readonly string[];
+  /** URL query parameter names (Gemini's `key`). */
+  readonly query: readonly string[];
+}
+
+export interface RenderContext {
+  readonly stream: boolean;
+  /** The model the request named, echoed where the API echoes it. */
+  readonly model: string;
+  /** Resolved tool-call ids, one per `turn.toolCalls` entry (protocols without ids ignore them). */
+  readonly toolCallIds: readonly string[];
+  /** A stable id for this answer (`chatcmpl-…`, `msg_…`, `resp_…`), the same on every run. */
+  readonly answerId: string;
+  /** Delay stored on every streamed event, in ms. */
+  readonly eventDelay: number;
+}
