@@ -157,6 +157,17 @@ describe('start refuses a bad request before the provider does any work', () => 
     });
     expect(script.starts).toBe(0);
   });
+
+  it('refuses a start whose parent agent is disposed with PARENT_DISPOSED, never calling the provider', async () => {
+    const script = mockScript([{ kind: 'succeed' }]);
+    await loadMock(script);
+    await parent.dispose();
+    await expect(service.start('mock', request())).rejects.toMatchObject({
+      code: 'PARENT_DISPOSED',
+      message: expect.stringContaining(`parent agent main (${parent.id}) is disposed`),
+    });
+    expect(script.starts).toBe(0);
+  });
 });
 
 describe('what the provider receives', () => {

@@ -55,7 +55,7 @@ export class SubagentService {
   /**
    * Starts a child on the named provider and resolves with the ready run, which the caller owns
    * (and must dispose). Refused before the provider is called: an unknown provider, a capability it
-   * lacks, a malformed request, a child deeper than `maxDepth`.
+   * lacks, a malformed request, a child deeper than `maxDepth`, a parent agent already disposed.
    */
   async start(name: string, request: SubagentStartRequest): Promise<SubagentRun> {
     const provider = this.providers.get(name);
@@ -80,6 +80,13 @@ export class SubagentService {
         'DEPTH_EXCEEDED',
         `subagent depth ${depth} exceeds maxDepth ${request.maxDepth}: agent ${parent.lineage} is at depth ${parent.depth}; ` +
           'raise maxDepth or delegate from a shallower agent',
+      );
+    }
+    // A disposed parent has no turn to answer and no session to hang a child from: no provider sees it.
+    if (parent.disposed) {
+      throw new SubagentError(
+        'PARENT_DISPOSED',
+        `cannot start a subagent on provider "${name}": its parent agent ${parent.lineage} (${parent.id}) is disposed; start it from a live agent`,
       );
     }
     const spawnedBy = request.spawnedBy ?? this.nextOrdinal(parent.id);

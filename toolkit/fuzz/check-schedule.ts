@@ -75,6 +75,7 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
   };
   if (calledWith.providerRemoved) return refusedAs('NO_PROVIDER', 'after the provider was removed');
   if (trace.refusal !== null) return refusedAs(trace.refusal.code, `that ${trace.refusal.description}`);
+  if (calledWith.parentDisposed) return refusedAs('PARENT_DISPOSED', 'for a parent agent already disposed');
   if (calledWith.aborted && (start.status !== 'rejected' || codeOf(start.error) !== 'ABORTED')) {
     const got = start.status === 'rejected' ? `rejected ${describeError(start.error)}` : 'fulfilled with a run';
     trace.violate(
@@ -82,13 +83,11 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
       `the request signal was aborted before start was called, so start must reject ABORTED; it ${got}`,
     );
   }
-  if (calledWith.parentDisposed || trace.parentGoneDuringStart) {
-    if (start.status === 'fulfilled') {
-      trace.violate(
-        'no-child-for-a-gone-parent',
-        `the parent agent was disposed ${calledWith.parentDisposed ? 'before start was called' : 'while start was pending'}, yet start fulfilled with a live child`,
-      );
-    }
+  if (trace.parentGoneDuringStart && start.status === 'fulfilled') {
+    trace.violate(
+      'no-child-for-a-gone-parent',
+      'the parent agent was disposed while start was pending, yet start fulfilled with a live child: reject PARENT_DISPOSED',
+    );
   }
   if (
     trace.received !== null &&

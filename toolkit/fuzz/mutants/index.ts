@@ -22,6 +22,7 @@ import resumeLeaksChild from './resume-leaks-child.js';
 import resumedRunsUnannounced from './resumed-runs-unannounced.js';
 import rewritesResultAfterSettle from './rewrites-result-after-settle.js';
 import sharesChildOnConcurrentResume from './shares-child-on-concurrent-resume.js';
+import startsForADisposedParent from './starts-for-a-disposed-parent.js';
 import startsWhenAborted from './starts-when-aborted.js';
 import swallowsCancelBeforeFirstChunk from './swallows-cancel-before-first-chunk.js';
 import timerOutlivesDispose from './timer-outlives-dispose.js';
@@ -61,4 +62,5 @@ export const MUTANTS: readonly Mutant[] = [
   resolvesFailedStart,
   disposeLeavesResultPending,
   rewritesResultAfterSettle,
+  startsForADisposedParent,
 ];
