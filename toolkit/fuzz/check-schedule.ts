@@ -23,7 +23,7 @@ export interface ScheduleObservations {
 export async function checkSchedule(observed: ScheduleObservations): Promise<LifecycleViolation[]> {
   const { driver } = observed;
   for (const trace of driver.traces) {
-    checkStart(trace, driver.providerCalls, driver.observed.records);
+    checkStart(trace, driver.providerCalls, driver.observed.records, driver.capabilitiesWidened);
     checkOptionsCopied(trace, driver);
     checkEvents(trace, driver.observed.records);
     checkResult(trace);
@@ -43,7 +43,12 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
   return violations;
 }
 
-function checkStart(trace: RunTrace, calls: readonly string[], records: readonly LifecycleRecord[]): void {
+function checkStart(
+  trace: RunTrace,
+  calls: readonly string[],
+  records: readonly LifecycleRecord[],
+  widened: boolean,
+): void {
   const { calledWith, start, plan } = trace;
   if (calledWith === null || start.status === 'pending') return;
   const providerCalled = calls.includes(trace.spawnedBy);
@@ -66,12 +71,19 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
     );
     return;
   }
+  // A capability the provider lacks, asked for after a listener widened its capabilities: the service read them live.
+  const promise =
+    trace.refusal?.code === 'UNSUPPORTED_CAPABILITY' && widened
+      ? 'capabilities-fixed-at-registration'
+      : 'refusal-before-provider';
+  const after =
+    promise === 'refusal-before-provider' ? '' : ' (a provider-added listener had widened its capabilities)';
   const refusedAs = (code: string, why: string): void => {
     if (start.status !== 'rejected' || codeOf(start.error) !== code) {
       const got = start.status === 'rejected' ? `rejected ${describeError(start.error)}` : 'fulfilled';
-      trace.violate('refusal-before-provider', `start ${why} must reject ${code}, but it ${got}`);
+      trace.violate(promise, `start ${why} must reject ${code}, but it ${got}${after}`);
     }
-    if (providerCalled) trace.violate('refusal-before-provider', `start ${why} reached the provider's start()`);
+    if (providerCalled) trace.violate(promise, `start ${why} reached the provider's start()${after}`);
   };
   if (calledWith.providerRemoved) return refusedAs('NO_PROVIDER', 'after the provider was removed');
   if (trace.refusal !== null) return refusedAs(trace.refusal.code, `that ${trace.refusal.description}`);

@@ -6,6 +6,7 @@
 export const LIFECYCLE_PROMISES = [
   // Before the provider is called.
   'refusal-before-provider',
+  'capabilities-fixed-at-registration',
   'child-depth-safe',
   // Start-up.
   'aborted-start-rejects',

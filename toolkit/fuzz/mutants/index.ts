@@ -1,5 +1,6 @@
 import announcesEndEarly from './announces-end-early.js';
 import busStopsAfterFailingListener from './bus-stops-after-failing-listener.js';
+import capabilitiesReadLive from './capabilities-read-live.js';
 import cancelThrowsAfterSettle from './cancel-throws-after-settle.js';
 import childForAGoneParent from './child-for-a-gone-parent.js';
 import completesWhenCancelled from './completes-when-cancelled.js';
@@ -63,4 +64,5 @@ export const MUTANTS: readonly Mutant[] = [
   disposeLeavesResultPending,
   rewritesResultAfterSettle,
   startsForADisposedParent,
+  capabilitiesReadLive,
 ];
