@@ -27,10 +27,12 @@ import startsForADisposedParent from './starts-for-a-disposed-parent.js';
 import startsWhenAborted from './starts-when-aborted.js';
 import swallowsCancelBeforeFirstChunk from './swallows-cancel-before-first-chunk.js';
 import timerOutlivesDispose from './timer-outlives-dispose.js';
+import unrefTimerOutlivesDispose from './unref-timer-outlives-dispose.js';
 import unknownResultShape from './unknown-result-shape.js';
 import unsafeChildDepth from './unsafe-child-depth.js';
 
 export { clearLeakedTimers } from './timer-outlives-dispose.js';
+export { clearLeakedUnrefTimers } from './unref-timer-outlives-dispose.js';
 export { mutant, toyMutant, toyRunMutant } from './mutant.js';
 
 /** The mutation set: deliberately broken providers (and seams), one flaw each; the lifecycle suite must catch every one. */
@@ -65,4 +67,5 @@ export const MUTANTS: readonly Mutant[] = [
   rewritesResultAfterSettle,
   startsForADisposedParent,
   capabilitiesReadLive,
+  unrefTimerOutlivesDispose,
 ];
