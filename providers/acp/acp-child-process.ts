@@ -6,7 +6,7 @@ import { BoundedTail, quoteHead, STDERR_TAIL_CHARS } from './bounded-output.js';
 import { frameStream } from './frame-stream.js';
 import { trackGroup } from './live-groups.js';
 import { groupMembers, signalGroup } from './process-group.js';
-import { sleep } from './sleep.js';
+import { settledWithin } from './sleep.js';
 import { terminateChild, type Termination } from './terminate-child.js';
 
 const STDERR_TAIL_LINES = 5;
@@ -38,7 +38,7 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
     // bounded, because a grandchild outside the group may hold a pipe open.
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     child.once('exit', (code, signal) => {
-      void Promise.race([closed, sleep(DRAIN_WAIT_MS)]).then(() => settle({ code, signal }));
+      void settledWithin(closed, DRAIN_WAIT_MS).then(() => settle({ code, signal }));
     });
     // A spawn failure emits 'error' and never 'exit'; a listener is mandatory or it throws in the parent.
     child.on('error', (error) => {
@@ -89,7 +89,7 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
         graces,
       ).then(async (ended) => {
         if (ended.step !== 'survived') untrack();
-        await Promise.race([drained, sleep(DRAIN_WAIT_MS)]);
+        await settledWithin(drained, DRAIN_WAIT_MS);
         return ended;
       })),
   };

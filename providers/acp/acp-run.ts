@@ -9,7 +9,7 @@ import type { BoundedHead } from './bounded-output.js';
 import { describeExit, describeRpcError, stderrSuffix } from './describe-exit.js';
 import { junkSuffix } from './junk-suffix.js';
 import { reportTermination } from './report-termination.js';
-import { sleep } from './sleep.js';
+import { settledWithin } from './sleep.js';
 import { subagentStopReason } from './stop-reason.js';
 
 /** Shared with the client callbacks, which run before the run object exists. */
@@ -83,7 +83,7 @@ export class AcpRun implements SubagentRun {
     const began = Date.now();
     // The cancel must reach the pipe before stdin closes, or the queued write fails after end. It
     // comes out of the EOF grace, so a child that stopped reading stdin cannot stretch dispose.
-    await Promise.race([this.cancelSent, sleep(config.disposeEofGraceMs)]);
+    if (this.cancelSent) await settledWithin(this.cancelSent, config.disposeEofGraceMs);
     const eofGraceMs = Math.max(config.disposeEofGraceMs - (Date.now() - began), 1);
     const termination = await channel.terminate({ eofGraceMs, termGraceMs: config.disposeTermGraceMs });
     conn.close();
@@ -139,7 +139,7 @@ export class AcpRun implements SubagentRun {
     } else if (error instanceof RequestError) {
       diagnostic = `the ACP child answered session/prompt with ${describeRpcError(error)}`;
     } else {
-      const exit = await Promise.race([channel.exited, sleep(EXIT_REPORT_WAIT_MS)]);
+      const exit = await settledWithin(channel.exited, EXIT_REPORT_WAIT_MS);
       diagnostic = exit
         ? `the ACP child ${describeExit(exit, config.command)} during the prompt`
         : `the connection to the ACP child closed during the prompt (${describeError(error)})`;

@@ -8,6 +8,8 @@ export type StartupStage = 'initialize' | 'session/new';
 export type StartupFailureKind =
   /** The request signal aborted. */
   | 'aborted'
+  /** The parent agent was disposed while the child started. */
+  | 'parent-disposed'
   | 'timeout'
   /** The process exited (or never started). */
   | 'exited'

@@ -61,7 +61,7 @@ export async function startAcpRun(
   }
   if (request.parent.disposed) {
     throw new SubagentError(
-      'START_FAILED',
+      'PARENT_DISPOSED',
       `${label}: the parent agent ${request.parent.lineage} is disposed; nothing was spawned`,
     );
   }
@@ -107,7 +107,7 @@ export async function startAcpRun(
     // A parent torn down while the child started gets no child: stop it like a cancelled start-up.
     if (request.parent.disposed)
       throw new StartupFailure(
-        'aborted',
+        'parent-disposed',
         'session/new',
         `the parent agent ${request.parent.lineage} was disposed during start-up`,
       );
@@ -148,8 +148,12 @@ function startError(error: unknown, termination: Termination, where: FailurePlac
     termination.step === 'gone' || diedOnItsOwn(failure, termination)
       ? ''
       : `; the child was stopped (${termination.step})`;
-  if (failure.kind === 'aborted') {
-    return new SubagentError('ABORTED', `${where.label}: ${failure.message}${stopped}`, { cause: failure });
+  if (failure.kind === 'aborted' || failure.kind === 'parent-disposed') {
+    return new SubagentError(
+      failure.kind === 'aborted' ? 'ABORTED' : 'PARENT_DISPOSED',
+      `${where.label}: ${failure.message}${stopped}`,
+      { cause: failure },
+    );
   }
   const overflow = where.channel.overflow();
   const what = overflow ? overflow.message.replace(/^the ACP child /, '') : whatHappened(failure, termination, where);

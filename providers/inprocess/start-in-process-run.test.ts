@@ -411,7 +411,7 @@ describe('promises the seam keeps at its edges', () => {
     const pending = start();
     const teardown = parent.dispose();
     await expect(pending).rejects.toMatchObject({
-      code: 'START_FAILED',
+      code: 'PARENT_DISPOSED',
       message: expect.stringContaining('disposed during start-up'),
     });
     await teardown;

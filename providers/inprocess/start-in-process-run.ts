@@ -36,7 +36,7 @@ export async function startInProcessRun(
   if (signal.aborted) throw refuse();
   if (parent.disposed) {
     throw new SubagentError(
-      'START_FAILED',
+      'PARENT_DISPOSED',
       `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} is disposed`,
     );
   }
@@ -67,7 +67,7 @@ export async function startInProcessRun(
   if (parent.disposed) {
     await host.sessions.discard(session);
     throw new SubagentError(
-      'START_FAILED',
+      'PARENT_DISPOSED',
       `cannot start subagent ${request.lineage}: its parent agent ${parent.lineage} was disposed during start-up; nothing was left behind`,
     );
   }

@@ -46,7 +46,7 @@ export function createMockProvider(config: MockProviderConfig): SubagentProvider
         // The parent went away while start-up was pending: no child for it.
         if (request.parent.disposed) {
           throw new SubagentError(
-            'START_FAILED',
+            'PARENT_DISPOSED',
             `mock provider "${name}": the parent ${request.parent.lineage} of ${request.lineage} was disposed during start-up`,
           );
         }

@@ -7,6 +7,7 @@ export type SubagentErrorCode =
   | 'INVALID_REQUEST'
   | 'DEPTH_EXCEEDED'
   | 'ABORTED'
+  | 'PARENT_DISPOSED'
   | 'BUSY'
   | 'START_FAILED'
   | 'NO_SERVICE'

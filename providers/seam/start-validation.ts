@@ -1,18 +1,22 @@
 import { messageOf } from '../../harness/error-text.js';
 import { compileSchema, type JsonSchema } from '../../harness/schema.js';
 import { SubagentError } from './errors.js';
-import type { StartCapability, SubagentProvider, SubagentStartRequest } from './types.js';
+import type { StartCapability, SubagentCapabilities, SubagentProvider, SubagentStartRequest } from './types.js';
 
 /** The order the service checks requested start-time capabilities in. */
 const CAPABILITY_ORDER: readonly StartCapability[] = ['outputSchema', 'maxDepth', 'toolFilter', 'persona'];
 
-/** Refuses a request that needs a start-time capability the provider does not advertise. */
-export function assertCapabilities(provider: SubagentProvider, request: SubagentStartRequest): void {
+/** Refuses a request that needs a start-time capability the provider (registered with `capabilities`) does not advertise. */
+export function assertCapabilities(
+  name: string,
+  capabilities: SubagentCapabilities,
+  request: SubagentStartRequest,
+): void {
   for (const capability of CAPABILITY_ORDER) {
-    if (request[capability] === undefined || provider.capabilities[capability]) continue;
+    if (request[capability] === undefined || capabilities[capability]) continue;
     throw new SubagentError(
       'UNSUPPORTED_CAPABILITY',
-      `subagent provider "${provider.name}" does not support the "${capability}" capability; ` +
+      `subagent provider "${name}" does not support the "${capability}" capability; ` +
         `drop "${capability}" from the request or use a provider that advertises it`,
     );
   }

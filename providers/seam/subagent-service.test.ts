@@ -157,6 +157,31 @@ describe('start refuses a bad request before the provider does any work', () => 
     });
     expect(script.starts).toBe(0);
   });
+
+  it('checks capabilities against those the provider registered with, whatever a provider-added listener changes', async () => {
+    const script = mockScript([{ kind: 'succeed' }]);
+    fx.runtime.events.on('subagent/provider-added', (provider) => {
+      (provider as { capabilities: unknown }).capabilities = { ...NO_START_CAPABILITIES, persona: true };
+    });
+    await loadMock(script, { capabilities: NO_START_CAPABILITIES });
+    expect(service.getProvider('mock')?.capabilities.persona).toBe(true);
+    expect(service.capabilitiesOf('mock')).toEqual(NO_START_CAPABILITIES);
+    await expect(service.start('mock', request({ persona: 'a terse reviewer' }))).rejects.toMatchObject({
+      code: 'UNSUPPORTED_CAPABILITY',
+    });
+    expect(script.starts).toBe(0);
+  });
+
+  it('refuses a start whose parent agent is disposed with PARENT_DISPOSED, never calling the provider', async () => {
+    const script = mockScript([{ kind: 'succeed' }]);
+    await loadMock(script);
+    await parent.dispose();
+    await expect(service.start('mock', request())).rejects.toMatchObject({
+      code: 'PARENT_DISPOSED',
+      message: expect.stringContaining(`parent agent main (${parent.id}) is disposed`),
+    });
+    expect(script.starts).toBe(0);
+  });
 });
 
 describe('what the provider receives', () => {

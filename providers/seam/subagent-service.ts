@@ -7,7 +7,14 @@ import { childLineage, ordinalSpawnedBy } from '../../harness/session/lineage.js
 import { SubagentError } from './errors.js';
 import { announceRun } from './run-lifecycle.js';
 import { assertCapabilities, assertWellFormed, startTimeCopies } from './start-validation.js';
-import type { ResolvedStartRequest, SubagentProvider, SubagentRun, SubagentStartRequest } from './types.js';
+import {
+  NO_START_CAPABILITIES,
+  type ResolvedStartRequest,
+  type SubagentCapabilities,
+  type SubagentProvider,
+  type SubagentRun,
+  type SubagentStartRequest,
+} from './types.js';
 
 declare module '../../harness/runtime/events.js' {
   interface HarnessServices {
@@ -21,6 +28,8 @@ declare module '../../harness/runtime/events.js' {
  */
 export class SubagentService {
   private readonly providers = new Map<string, SubagentProvider>();
+  /** Each provider's capabilities as they were when it registered: what every start is checked against. */
+  private readonly capabilities = new Map<SubagentProvider, SubagentCapabilities>();
   /** Per parent agent id: how many children got an ordinal (`c<N>`) lineage. */
   private readonly ordinals = new Map<string, number>();
 
@@ -35,16 +44,27 @@ export class SubagentService {
       );
     }
     this.providers.set(provider.name, provider);
+    this.capabilities.set(provider, snapshotCapabilities(provider.capabilities));
     this.events.emit('subagent/provider-added', provider);
     return () => {
       if (this.providers.get(provider.name) !== provider) return;
       this.providers.delete(provider.name);
+      this.capabilities.delete(provider);
       this.events.emit('subagent/provider-removed', { name: provider.name });
     };
   }
 
   getProvider(name: string): SubagentProvider | undefined {
     return this.providers.get(name);
+  }
+
+  /**
+   * The capabilities `name` registered with, frozen: a later change to the provider's own
+   * `capabilities` (by it, or by a `provider-added` listener) is ignored.
+   */
+  capabilitiesOf(name: string): SubagentCapabilities | undefined {
+    const provider = this.providers.get(name);
+    return provider === undefined ? undefined : this.capabilities.get(provider);
   }
 
   /** Provider names, in registration order. */
@@ -55,7 +75,7 @@ export class SubagentService {
   /**
    * Starts a child on the named provider and resolves with the ready run, which the caller owns
    * (and must dispose). Refused before the provider is called: an unknown provider, a capability it
-   * lacks, a malformed request, a child deeper than `maxDepth`.
+   * lacks, a malformed request, a child deeper than `maxDepth`, a parent agent already disposed.
    */
   async start(name: string, request: SubagentStartRequest): Promise<SubagentRun> {
     const provider = this.providers.get(name);
@@ -65,7 +85,7 @@ export class SubagentService {
         `no subagent provider registered for "${name}" (registered: ${this.list().join(', ') || 'none'}); load its plugin first`,
       );
     }
-    assertCapabilities(provider, request);
+    assertCapabilities(provider.name, this.capabilitiesOf(name) ?? NO_START_CAPABILITIES, request);
     assertWellFormed(provider, request);
     const parent = request.parent;
     const depth = parent.depth + 1;
@@ -80,6 +100,13 @@ export class SubagentService {
         'DEPTH_EXCEEDED',
         `subagent depth ${depth} exceeds maxDepth ${request.maxDepth}: agent ${parent.lineage} is at depth ${parent.depth}; ` +
           'raise maxDepth or delegate from a shallower agent',
+      );
+    }
+    // A disposed parent has no turn to answer and no session to hang a child from: no provider sees it.
+    if (parent.disposed) {
+      throw new SubagentError(
+        'PARENT_DISPOSED',
+        `cannot start a subagent on provider "${name}": its parent agent ${parent.lineage} (${parent.id}) is disposed; start it from a live agent`,
       );
     }
     const spawnedBy = request.spawnedBy ?? this.nextOrdinal(parent.id);
@@ -105,6 +132,16 @@ export class SubagentService {
     this.ordinals.set(parentId, n);
     return ordinalSpawnedBy(n);
   }
+}
+
+/** A frozen copy of `capabilities`: each known flag, `true` only when it is exactly `true`. */
+function snapshotCapabilities(capabilities: SubagentCapabilities): SubagentCapabilities {
+  return Object.freeze({
+    outputSchema: capabilities.outputSchema === true,
+    maxDepth: capabilities.maxDepth === true,
+    toolFilter: capabilities.toolFilter === true,
+    persona: capabilities.persona === true,
+  });
 }
 
 /** Provides the `subagents` service for the plugin's lifetime. Load it before any provider or tool. */

@@ -106,6 +106,7 @@ export interface SubagentRun {
 /** One transport for running a child agent. Several coexist in the `subagents` service, by name. */
 export interface SubagentProvider {
   readonly name: string;
+  /** Read once, when the provider registers: the service checks every start against that snapshot. */
   readonly capabilities: SubagentCapabilities;
   /** Whether the child sees the parent's conversation (fork: yes). Descriptive; the tool words its description by it. */
   readonly inheritsParentContext: boolean;

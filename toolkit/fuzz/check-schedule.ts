@@ -23,7 +23,7 @@ export interface ScheduleObservations {
 export async function checkSchedule(observed: ScheduleObservations): Promise<LifecycleViolation[]> {
   const { driver } = observed;
   for (const trace of driver.traces) {
-    checkStart(trace, driver.providerCalls, driver.observed.records);
+    checkStart(trace, driver.providerCalls, driver.observed.records, driver.capabilitiesWidened);
     checkOptionsCopied(trace, driver);
     checkEvents(trace, driver.observed.records);
     checkResult(trace);
@@ -43,7 +43,12 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
   return violations;
 }
 
-function checkStart(trace: RunTrace, calls: readonly string[], records: readonly LifecycleRecord[]): void {
+function checkStart(
+  trace: RunTrace,
+  calls: readonly string[],
+  records: readonly LifecycleRecord[],
+  widened: boolean,
+): void {
   const { calledWith, start, plan } = trace;
   if (calledWith === null || start.status === 'pending') return;
   const providerCalled = calls.includes(trace.spawnedBy);
@@ -66,15 +71,23 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
     );
     return;
   }
+  // A capability the provider lacks, asked for after a listener widened its capabilities: the service read them live.
+  const promise =
+    trace.refusal?.code === 'UNSUPPORTED_CAPABILITY' && widened
+      ? 'capabilities-fixed-at-registration'
+      : 'refusal-before-provider';
+  const after =
+    promise === 'refusal-before-provider' ? '' : ' (a provider-added listener had widened its capabilities)';
   const refusedAs = (code: string, why: string): void => {
     if (start.status !== 'rejected' || codeOf(start.error) !== code) {
       const got = start.status === 'rejected' ? `rejected ${describeError(start.error)}` : 'fulfilled';
-      trace.violate('refusal-before-provider', `start ${why} must reject ${code}, but it ${got}`);
+      trace.violate(promise, `start ${why} must reject ${code}, but it ${got}${after}`);
     }
-    if (providerCalled) trace.violate('refusal-before-provider', `start ${why} reached the provider's start()`);
+    if (providerCalled) trace.violate(promise, `start ${why} reached the provider's start()${after}`);
   };
   if (calledWith.providerRemoved) return refusedAs('NO_PROVIDER', 'after the provider was removed');
   if (trace.refusal !== null) return refusedAs(trace.refusal.code, `that ${trace.refusal.description}`);
+  if (calledWith.parentDisposed) return refusedAs('PARENT_DISPOSED', 'for a parent agent already disposed');
   if (calledWith.aborted && (start.status !== 'rejected' || codeOf(start.error) !== 'ABORTED')) {
     const got = start.status === 'rejected' ? `rejected ${describeError(start.error)}` : 'fulfilled with a run';
     trace.violate(
@@ -82,13 +95,11 @@ function checkStart(trace: RunTrace, calls: readonly string[], records: readonly
       `the request signal was aborted before start was called, so start must reject ABORTED; it ${got}`,
     );
   }
-  if (calledWith.parentDisposed || trace.parentGoneDuringStart) {
-    if (start.status === 'fulfilled') {
-      trace.violate(
-        'no-child-for-a-gone-parent',
-        `the parent agent was disposed ${calledWith.parentDisposed ? 'before start was called' : 'while start was pending'}, yet start fulfilled with a live child`,
-      );
-    }
+  if (trace.parentGoneDuringStart && start.status === 'fulfilled') {
+    trace.violate(
+      'no-child-for-a-gone-parent',
+      'the parent agent was disposed while start was pending, yet start fulfilled with a live child: reject PARENT_DISPOSED',
+    );
   }
   if (
     trace.received !== null &&

@@ -12,6 +12,8 @@ export type { LifecycleCheckOptions } from './types.js';
 export type { ConformanceReport } from './types.js';
 export type { ConformanceFailure } from './types.js';
 export type { LifecycleViolation } from './types.js';
+export { LIFECYCLE_PROMISES } from './promises.js';
+export type { LifecyclePromise } from './promises.js';
 
 // Writing a fixture for your provider.
 export type { ProviderFactory } from './types.js';

@@ -8,8 +8,8 @@ import { requireSubagents, subagentsService } from '../../providers/seam/subagen
 import { outcomeOfLineage, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { checkSchedule } from './check-schedule.js';
 import type { CoverageCell } from './coverage.js';
-import { activeHandles, handlesLeftBeyond } from './liveness.js';
 import { createDelegatingParent } from './parent-fixture.js';
+import { ResourceTracker } from './resource-tracker.js';
 import { ScheduleDriver } from './schedule-driver.js';
 import type { LifecycleViolation, ProviderFactory, ProviderFixture } from './types.js';
 
@@ -37,8 +37,32 @@ export async function runSchedule(
 ): Promise<ScheduleOutcome> {
   const scratch = join(env.dir, 'scratch');
   await mkdir(scratch, { recursive: true });
-  // Measured before the runtime exists: whatever the schedule leaves beyond this, it leaked.
-  const baseline = activeHandles();
+  // Everything the schedule creates, however deep, is counted by Node from here: whatever is left, it leaked.
+  const tracker = new ResourceTracker();
+  try {
+    const { violations, driver, finished } = await tracker.run(() => driveSchedule(factory, schedule, s, env, scratch));
+    if (finished) {
+      const left = await tracker.leftAfter(HANDLE_GRACE_MS);
+      if (left.length > 0) {
+        violations.push({
+          promise: 'nothing-alive-after-dispose',
+          message: `after every run was disposed and the runtime closed, still alive of what the schedule created: ${left.join(', ')} (timers referenced or not, processes, pipes, sockets; measured by Node's async_hooks, not reported by the provider)`,
+        });
+      }
+    }
+    return { violations, cells: driver?.cells ?? new Set() };
+  } finally {
+    tracker.stop();
+  }
+}
+
+async function driveSchedule(
+  factory: ProviderFactory,
+  schedule: LifecycleSchedule,
+  s: fc.Scheduler,
+  env: ScheduleEnv,
+  scratch: string,
+): Promise<{ violations: LifecycleViolation[]; driver: ScheduleDriver | undefined; finished: boolean }> {
   const runtime = factory.createRuntime
     ? await factory.createRuntime(join(env.dir, 'sessions'))
     : await defaultRuntime(join(env.dir, 'sessions'));
@@ -71,16 +95,7 @@ export async function runSchedule(
     await fixture?.close?.();
     await runtime.dispose();
   }
-  if (finished) {
-    const left = await handlesLeftBeyond(baseline, HANDLE_GRACE_MS);
-    if (left.length > 0) {
-      violations.push({
-        promise: 'nothing-alive-after-dispose',
-        message: `after every run was disposed and the runtime closed, the process still holds ${left.join(', ')} it did not hold before the schedule (measured by Node, not reported by the provider)`,
-      });
-    }
-  }
-  return { violations, cells: driver?.cells ?? new Set() };
+  return { violations, driver, finished };
 }
 
 async function defaultRuntime(sessionsRoot: string): Promise<Runtime> {

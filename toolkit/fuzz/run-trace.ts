@@ -1,6 +1,7 @@
 import { deferred } from '../../harness/runtime/deferred.js';
 import type { ResolvedStartRequest, SubagentResult, SubagentRun } from '../../providers/seam/types.js';
 import type { Phase, RunPlan } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+import type { LifecyclePromise } from './promises.js';
 import type { ConcreteRefusal } from './refusal-request.js';
 import type { LifecycleViolation } from './types.js';
 
@@ -137,7 +138,7 @@ export class RunTrace {
     if (how !== undefined && this.interruptedBy === null) this.interruptedBy = { how, phase: this.phase };
   }
 
-  violate(promise: string, message: string): void {
+  violate(promise: LifecyclePromise, message: string): void {
     this.violations.push({ promise, message: `${this.name}: ${message}` });
   }
 }

@@ -2,13 +2,15 @@ import type fc from 'fast-check';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { Runtime } from '../../harness/runtime.js';
 import type { SubagentService } from '../../providers/seam/subagent-service.js';
-import type {
-  ChildAgentOptions,
-  ResolvedStartRequest,
-  SubagentProvider,
-  SubagentResult,
-  SubagentRun,
-  SubagentStartRequest,
+import {
+  ALL_START_CAPABILITIES,
+  type ChildAgentOptions,
+  type ResolvedStartRequest,
+  type SubagentCapabilities,
+  type SubagentProvider,
+  type SubagentResult,
+  type SubagentRun,
+  type SubagentStartRequest,
 } from '../../providers/seam/types.js';
 import { runSpawnedBy, type LifecycleSchedule, type TimedAct } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { Act, CoverageCell } from './coverage.js';
@@ -44,6 +46,10 @@ export class ScheduleDriver {
   readonly heard = new Map<string, string[]>();
   /** The caller's start-time options per run, mutated once start was called: the provider must not see the change. */
   readonly callerOptions = new Map<RunTrace, { agentOptions: { maxSteps: number } }>();
+  /** The provider's capabilities before it registered: what the service must go on checking starts against. */
+  readonly capabilities: SubagentCapabilities;
+  /** A `provider-added` listener managed to replace the registered provider's capabilities with all of them. */
+  capabilitiesWidened = false;
   private clock = 0;
   private providerRemoved = false;
   private readonly providerName: string;
@@ -60,10 +66,10 @@ export class ScheduleDriver {
     private readonly settleWaitMs: number,
   ) {
     this.observed = recordLifecycle(runtime.events, { start: schedule.startListener, end: schedule.endListener });
+    this.capabilities = { ...fixture.provider.capabilities };
     this.traces = schedule.runs.map((plan, index) => {
       const spawnedBy = runSpawnedBy(index, plan.outcome);
-      const refusal =
-        plan.refusal === null ? null : concreteRefusal(plan.refusal, fixture.provider.capabilities, index);
+      const refusal = plan.refusal === null ? null : concreteRefusal(plan.refusal, this.capabilities, index);
       const parent = refusal?.deepParent && parents.deep ? parents.deep : parents.parent;
       const trace = new RunTrace(index, plan, spawnedBy, `${parent.lineage}/${spawnedBy}`, refusal);
       this.byLineage.set(trace.lineage, trace);
@@ -91,7 +97,15 @@ export class ScheduleDriver {
       },
     }) as SubagentProvider;
     this.providerName = provider.name;
-    this.removeProvider = subagents.registerProvider(counted);
+    const widen = runtime.events.on('subagent/provider-added', (added) => {
+      // A listener that tries to grant every capability once the provider is registered: the service must not honour it.
+      if (added === counted) this.capabilitiesWidened = Reflect.set(added, 'capabilities', ALL_START_CAPABILITIES);
+    });
+    try {
+      this.removeProvider = subagents.registerProvider(counted);
+    } finally {
+      widen();
+    }
   }
 
   /** What the fixture reports through its context, routed to the run it is about. */
@@ -286,8 +300,7 @@ export class ScheduleDriver {
     };
     const caller = { agentOptions: { maxSteps: 16 } };
     this.callerOptions.set(trace, caller);
-    const capabilities = this.fixture.provider.capabilities;
-    const toolFilter = trace.refusal === null && capabilities.toolFilter ? { deny: ['shell'] } : undefined;
+    const toolFilter = trace.refusal === null && this.capabilities.toolFilter ? { deny: ['shell'] } : undefined;
     const request: SubagentStartRequest = {
       prompt: `fuzz task for ${trace.spawnedBy}`,
       parent,

@@ -65,7 +65,10 @@ export class ToyProvider implements SubagentProvider {
     }
     if (this.parentGone(request)) {
       this.ctx.children.remove(id);
-      throw new SubagentError('START_FAILED', `toy child ${request.lineage}: its parent was disposed during start-up`);
+      throw new SubagentError(
+        'PARENT_DISPOSED',
+        `toy child ${request.lineage}: its parent was disposed during start-up`,
+      );
     }
     return this.makeRun(id, request, outcome);
   }

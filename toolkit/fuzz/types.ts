@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { Runtime } from '../../harness/runtime.js';
 import type { SubagentProvider } from '../../providers/seam/types.js';
+import type { LifecyclePromise } from './promises.js';
 import type {
   ChildOutcome,
   LifecycleSchedule,
@@ -92,8 +93,11 @@ export interface LifecycleCheckOptions {
 
 /** One broken lifecycle promise (docs/fuzzing.md, "The promises"), found in one schedule. */
 export interface LifecycleViolation {
-  /** Stable id of the promise, e.g. `start-before-end`, `dispose-leaves-nothing-alive`. */
-  readonly promise: string;
+  /**
+   * Stable id of the promise (`LIFECYCLE_PROMISES`), e.g. `start-before-end`; `suite-error` when
+   * the suite itself failed.
+   */
+  readonly promise: LifecyclePromise | 'suite-error';
   readonly message: string;
 }
 

@@ -1,5 +1,6 @@
 import announcesEndEarly from './announces-end-early.js';
 import busStopsAfterFailingListener from './bus-stops-after-failing-listener.js';
+import capabilitiesReadLive from './capabilities-read-live.js';
 import cancelThrowsAfterSettle from './cancel-throws-after-settle.js';
 import childForAGoneParent from './child-for-a-gone-parent.js';
 import completesWhenCancelled from './completes-when-cancelled.js';
@@ -22,13 +23,16 @@ import resumeLeaksChild from './resume-leaks-child.js';
 import resumedRunsUnannounced from './resumed-runs-unannounced.js';
 import rewritesResultAfterSettle from './rewrites-result-after-settle.js';
 import sharesChildOnConcurrentResume from './shares-child-on-concurrent-resume.js';
+import startsForADisposedParent from './starts-for-a-disposed-parent.js';
 import startsWhenAborted from './starts-when-aborted.js';
 import swallowsCancelBeforeFirstChunk from './swallows-cancel-before-first-chunk.js';
 import timerOutlivesDispose from './timer-outlives-dispose.js';
+import unrefTimerOutlivesDispose from './unref-timer-outlives-dispose.js';
 import unknownResultShape from './unknown-result-shape.js';
 import unsafeChildDepth from './unsafe-child-depth.js';
 
 export { clearLeakedTimers } from './timer-outlives-dispose.js';
+export { clearLeakedUnrefTimers } from './unref-timer-outlives-dispose.js';
 export { mutant, toyMutant, toyRunMutant } from './mutant.js';
 
 /** The mutation set: deliberately broken providers (and seams), one flaw each; the lifecycle suite must catch every one. */
@@ -61,4 +65,7 @@ export const MUTANTS: readonly Mutant[] = [
   resolvesFailedStart,
   disposeLeavesResultPending,
   rewritesResultAfterSettle,
+  startsForADisposedParent,
+  capabilitiesReadLive,
+  unrefTimerOutlivesDispose,
 ];

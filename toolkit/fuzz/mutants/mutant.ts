@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { ResolvedStartRequest, SubagentProvider, SubagentRun } from '../../../providers/seam/types.js';
 import type { ChildOutcome } from '../../arbitraries/lifecycle-schedule-arbitrary.js';
 import { toyFactory, ToyProvider, ToyRun, type ToyContext } from '../toy-provider.js';
+import type { LifecyclePromise } from '../promises.js';
 import type { ProviderFactory } from '../types.js';
 
 /** A deliberately broken provider (or seam): one flaw, and the promise whose check must catch it. */
 export interface Mutant extends ProviderFactory {
   /** The promise id the suite must report for it. */
-  readonly breaks: string;
+  readonly breaks: LifecyclePromise;
   /** The flaw, in a sentence. */
   readonly flaw: string;
   readonly module: string;
@@ -25,7 +26,7 @@ function modulePath(moduleUrl: string): string {
 export function mutant(
   moduleUrl: string,
   flaw: string,
-  breaks: string,
+  breaks: LifecyclePromise,
   factory: Omit<ProviderFactory, 'name' | 'module'>,
 ): Mutant {
   const name = `mutant-${basename(fileURLToPath(moduleUrl)).replace(/\.[cm]?[jt]s$/, '')}`;
@@ -36,7 +37,7 @@ export function mutant(
 export function toyMutant(
   moduleUrl: string,
   flaw: string,
-  breaks: string,
+  breaks: LifecyclePromise,
   make: (ctx: ToyContext) => SubagentProvider,
 ): Mutant {
   const { create } = toyFactory('toy', make);
@@ -46,7 +47,7 @@ export function toyMutant(
 type ToyRunClass = new (...args: ConstructorParameters<typeof ToyRun>) => ToyRun;
 
 /** A mutant whose provider is correct and whose runs are the broken `Run` (a ToyRun subclass overriding one step). */
-export function toyRunMutant(moduleUrl: string, flaw: string, breaks: string, Run: ToyRunClass): Mutant {
+export function toyRunMutant(moduleUrl: string, flaw: string, breaks: LifecyclePromise, Run: ToyRunClass): Mutant {
   class Provider extends ToyProvider {
     protected override makeRun(id: string, request: ResolvedStartRequest, outcome: ChildOutcome): SubagentRun {
       return new Run(id, request, outcome, this.ctx);

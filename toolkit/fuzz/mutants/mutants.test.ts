@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkProviderLifecycle } from '../check-provider-lifecycle.js';
 import { formatConformanceFailure } from '../format-failure.js';
 import { toyFactory } from '../toy-provider.js';
-import { clearLeakedTimers, MUTANTS } from './index.js';
+import { clearLeakedTimers, clearLeakedUnrefTimers, MUTANTS } from './index.js';
 
 /** The CLI's default run count for a provider module: every mutant must be caught within it. */
 const DEFAULT_RUNS = 1000;
@@ -17,6 +17,7 @@ const caughtAt: string[] = [];
 
 afterAll(() => {
   clearLeakedTimers();
+  clearLeakedUnrefTimers();
   // The record of how soon each flaw is caught (docs/fuzzing.md lists a measured run).
   console.info(`mutation set: schedules until caught\n${caughtAt.join('\n')}`);
 });
