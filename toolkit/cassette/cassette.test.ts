@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { lineageFile, lineageOfFile } from './lineage-file.js';
+import { lineageNameProblem } from '../lineage/lineage-name.js';
 import { loadCassette } from './load-cassette.js';
 import { saveCassette } from './save-cassette.js';
 import { chatRequest, sampleCassette, textStream } from './testing/sample-cassette.js';
@@ -264,11 +265,15 @@ describe('lineage file names', () => {
 
   propTest.prop([
     fc.array(
-      fc.string({ minLength: 1 }).filter((s) => !s.includes('/')),
+      fc.string({ minLength: 1, unit: 'binary' }).filter((s) => !s.includes('/')),
       { minLength: 1, maxLength: 4 },
     ),
-  ])('any lineage maps to safe segments and back', (segments) => {
+  ])('any lineage maps to safe segments and back, and one outside the grammar names no file', (segments) => {
     const lineage = segments.join('/');
+    if (lineageNameProblem(lineage) !== undefined) {
+      expect(() => lineageFile(lineage)).toThrow(expect.objectContaining({ code: 'LINEAGE_INVALID' }));
+      return;
+    }
     const file = lineageFile(lineage);
     const relativeSegments = file.split(/[\\/]/).slice(1);
     for (const segment of relativeSegments) expect(segment).not.toMatch(/^\.|[*:<>|"?\\]/);

@@ -8,6 +8,7 @@ import { decodeRequests } from './request-encoding.js';
 import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js';
 import { checkCallLine, checkMeta } from './validators.js';
 import { checkRules } from '../normalisation/check-rules.js';
+import { lineageNameProblem } from '../lineage/lineage-name.js';
 
 export interface LoadOptions {
   /** The command that records this cassette, quoted in messages; e.g. `nestcast record delegation`. */
@@ -51,12 +52,35 @@ async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
   if (!parsed.ok) throw invalid(`${file}:${parsed.line}`, `not valid JSON (${parsed.message})`, hint);
   const checked = checkMeta(parsed.value);
   if (!checked.ok) throw invalid(file, checked.problem, hint);
+  const misnamed = lineagesOf(checked.value).find(({ lineage }) => lineageNameProblem(lineage) !== undefined);
+  if (misnamed !== undefined) {
+    const problem = lineageNameProblem(misnamed.lineage) as string;
+    throw invalid(
+      file,
+      `${misnamed.where} ${JSON.stringify(misnamed.lineage)} is not a session name: ${problem}`,
+      hint,
+    );
+  }
   try {
     checkRules(checked.value.normalise ?? [], file);
   } catch (error) {
     throw invalid(file, `normalise: ${(error as Error).message}`, hint);
   }
   return checked.value;
+}
+
+/** Every session name meta.json holds, with where. */
+function lineagesOf(meta: CassetteMeta): { where: string; lineage: string }[] {
+  return [
+    ...meta.lineages.map((lineage, i) => ({ where: `lineages[${i}]`, lineage })),
+    ...(meta.ambiguities ?? []).flatMap((ambiguity, i) => [
+      { where: `ambiguities[${i}].lineage`, lineage: ambiguity.lineage },
+      ...ambiguity.candidates.map((candidate, j) => ({
+        where: `ambiguities[${i}].candidates[${j}].lineage`,
+        lineage: candidate.lineage,
+      })),
+    ]),
+  ];
 }
 
 async function loadLineage(dir: string, lineage: string, hint: string): Promise<CassetteCall[]> {

@@ -1,3 +1,5 @@
+import { terminalSafe } from './terminal-text.js';
+
 /** Where a command writes, and what it reads from its environment: injectable so tests run commands in-process. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -10,12 +12,13 @@ export interface CliIo {
 
 export function processIo(): CliIo {
   const env = process.env;
+  const color = wantsColor(env, process.stdout.isTTY === true);
   return {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
+    stdout: (text) => void process.stdout.write(terminalSafe(text, color)),
+    stderr: (text) => void process.stderr.write(terminalSafe(text, color)),
     env,
     cwd: process.cwd(),
-    color: wantsColor(env, process.stdout.isTTY === true),
+    color,
   };
 }
 

@@ -15,7 +15,11 @@ export type CassetteErrorCode =
   /** A file an ACP child left in the run's outbox is not what the runner expects. */
   | 'OUTBOX_INVALID'
   /** The journal of an interrupted recording-folder swap is damaged: recovery moves nothing. */
-  | 'SWAP_JOURNAL_INVALID';
+  | 'SWAP_JOURNAL_INVALID'
+  /** A recording folder, or something in it, is a symbolic link: never written or read through. */
+  | 'RECORDING_LINK'
+  /** A session name outside the lineage grammar (see `lineageNameProblem`) was to name a file. */
+  | 'LINEAGE_INVALID';
 
 /** The model call a replay failure is about, as data, so a report can point at it. */
 export interface FailedCall {

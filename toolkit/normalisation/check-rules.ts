@@ -1,5 +1,6 @@
 import { NestcastError } from '../../harness/errors.js';
 import { compileChecker } from '../validation/compile-checker.js';
+import { erasingRuleProblem } from './erasing-rules.js';
 import { parsePath } from './json-path.js';
 import { normalisationRulesSchema } from './rules-schema.js';
 import type { NormalisationRule } from './types.js';
@@ -26,6 +27,8 @@ export function checkRules(rules: unknown, where: string): readonly Normalisatio
       );
     }
   });
+  const erasing = erasingRuleProblem(shape.value);
+  if (erasing !== undefined) throw invalid(where, erasing);
   return shape.value;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, ownerPid, stagingDirOf } from './staging.js';
 import { JOURNAL_SUFFIX, readSwapJournal } from './swap-journal.js';
@@ -14,6 +14,8 @@ export function recoverInterruptedSwaps(target: string, options: { readonly own?
   const staging = stagingDirOf(target);
   let entries: string[];
   try {
+    // Never through a link: what it leads to is not ours to delete (a save refuses it: RECORDING_LINK).
+    if (lstatSync(staging).isSymbolicLink()) return [];
     entries = readdirSync(staging);
   } catch {
     return [];

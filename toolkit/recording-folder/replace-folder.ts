@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { recoverInterruptedSwaps } from './recover-swaps.js';
+import { refuseLinks } from './refuse-links.js';
 import { ensureStagingDir } from './staging.js';
 import { journalFile as journalFileOf, writeSwapJournal, type SwapJournal } from './swap-journal.js';
 
@@ -27,6 +28,8 @@ export async function replaceFolder(target: string, build: (dir: string) => Prom
         await mkdir(journal.next, { recursive: true });
       },
     );
+    // The copy, not the folder: a link made after a look at the folder would be in it all the same.
+    refuseLinks(journal.next, target);
     await build(journal.next);
   } catch (error) {
     await rm(journal.next, { recursive: true, force: true });

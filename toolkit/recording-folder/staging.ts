@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { recordingLink } from './refuse-links.js';
 
 /**
  * Where a recording folder is built before it is swapped in: `recordings/.nestcast-staging/`,
@@ -15,6 +16,8 @@ export function stagingDirOf(target: string): string {
 export function ensureStagingDir(target: string): string {
   const staging = stagingDirOf(target);
   mkdirSync(staging, { recursive: true });
+  // Built in there, then renamed: through a link it would be built elsewhere, or fail half-way.
+  if (lstatSync(staging).isSymbolicLink()) throw recordingLink(staging, readlinkSync(staging), { folderItself: false });
   writeFileSync(join(staging, '.gitignore'), '*\n');
   return staging;
 }

@@ -1,8 +1,10 @@
 import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathSegmentProblem } from '../validation/path-segment.js';
 import { defaultExport, importScenarioModule } from './import-scenario-module.js';
 import { ScenarioError } from './scenario-error.js';
+import { checkScenarioName } from './scenario-name.js';
 import { selectScenarios } from './select-scenarios.js';
 import type { ScenarioDefinition } from './types.js';
 
@@ -35,6 +37,7 @@ async function scenarioFiles(dir: string): Promise<Map<string, string>> {
     const suffix = SCENARIO_SUFFIXES.find((ending) => entry.endsWith(ending));
     if (suffix === undefined) continue;
     const name = entry.slice(0, -suffix.length);
+    checkScenarioName(name, join(dir, entry));
     const other = files.get(name);
     if (other !== undefined) {
       throw new ScenarioError(
@@ -69,7 +72,7 @@ export async function loadScenario(dir: string, name: string): Promise<ScenarioD
  * two, no folder, a name that is a path) goes through the listing, for its error.
  */
 async function scenarioFile(dir: string, name: string): Promise<string> {
-  if (name !== '' && name === basename(name)) {
+  if (pathSegmentProblem(name) === undefined) {
     // Synchronous: four stat calls cost less than four thread-pool round trips, once per scenario.
     const found = SCENARIO_SUFFIXES.filter(
       (suffix) => lstatSync(join(dir, `${name}${suffix}`), { throwIfNoEntry: false }) !== undefined,

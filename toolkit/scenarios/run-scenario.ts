@@ -11,6 +11,7 @@ import { judgeRun, type RunTally } from './run-phases/judge-run.js';
 import { openModelSource } from './run-phases/open-model-source.js';
 import { closeRunFolders, openRunFolders } from './run-phases/run-folders.js';
 import { refuseToSave } from './run-phases/save-recording.js';
+import { refuseLinks } from '../recording-folder/refuse-links.js';
 import { ScenarioError } from './scenario-error.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import type { ScenarioDefinition } from './types.js';
@@ -93,6 +94,8 @@ export async function runScenario(
   const deadline = scenarioDeadline(scenarioTimeout(scenario.timeout, options.timeout));
   let source: ModelSource | undefined;
   try {
+    // Refused before the run rather than after it: the save would refuse it anyway (see replaceFolder).
+    if (writing) refuseLinks(folders.recordingDir);
     source = await openModelSource(scenario, folders, { ...options, mode });
     const interrupted = await driveScenario(scenario, {
       folders,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { recoverInterruptedSwaps } from '../../recording-folder/recover-swaps.js';
+import { checkScenarioName } from '../scenario-name.js';
 import { makeWorkFolder, removeWorkFolder } from '../work-folders.js';
 
 /** Where one scenario run lives: its recording folder, and a private work folder removed after it. */
@@ -13,6 +14,7 @@ export interface RunFolders {
 }
 
 export async function openRunFolders(scenario: string, recordingsDir = 'recordings'): Promise<RunFolders> {
+  checkScenarioName(scenario, 'The scenario definition');
   const recordingDir = resolve(recordingsDir, scenario);
   // A save another run of this folder left half-done is finished first, so this run sees it whole.
   recoverInterruptedSwaps(recordingDir);

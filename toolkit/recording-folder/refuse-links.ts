@@ -1,0 +1,32 @@
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { CassetteError } from '../errors/cassette-error.js';
+
+/**
+ * Throws RECORDING_LINK when `folder` or anything in it is a symbolic link. A recording is written
+ * by copying it, writing into the copy and swapping it in, and stale files are deleted: through a
+ * link (`transcripts -> ~/notes`) that would write and delete outside the recording. `shownAs` is
+ * the path the user knows `folder` by (the recording, for its staged copy). A missing folder has
+ * no links.
+ */
+export function refuseLinks(folder: string, shownAs = folder): void {
+  const top = lstatSync(folder, { throwIfNoEntry: false });
+  if (top === undefined) return;
+  if (top.isSymbolicLink()) throw recordingLink(shownAs, readlinkSync(folder), { folderItself: true });
+  if (!top.isDirectory()) return;
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isSymbolicLink()) continue;
+    const path = join(entry.parentPath, entry.name);
+    throw recordingLink(join(shownAs, relative(folder, path)), readlinkSync(path), { folderItself: false });
+  }
+}
+
+export function recordingLink(link: string, to: string, { folderItself }: { folderItself: boolean }): CassetteError {
+  const fix = folderItself
+    ? 'A recording folder is replaced whole by renaming a new folder over it, so it must be a real folder: move the folder it points to here in its place (or point --recordings at the folder that holds it)'
+    : 'Replace the link with a real folder or file holding what it points to, or delete it';
+  return new CassetteError(
+    'RECORDING_LINK',
+    `${link} is a symbolic link (to ${to}): nestcast never reads, writes or deletes through a link in a recording, since it leads outside it, and nothing was written. ${fix}, then run the command again.`,
+  );
+}
