@@ -10,6 +10,8 @@ export type CassetteErrorCode =
   | 'UNCONSUMED_CALLS'
   | 'NETWORK_ESCAPE'
   | 'SECRET_IN_RECORDING'
+  /** `NESTCAST_SECRET_ENV` lists something that is not a variable name. */
+  | 'SECRET_ENV_INVALID'
   | 'SCRIPT_INVALID'
   | 'CASSETTE_MODE_INVALID'
   /** A file an ACP child left in the run's outbox is not what the runner expects. */

@@ -2,8 +2,8 @@ import { envNames, isKeyLikeEnvName } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 
 /**
- * Removes key-like variables (`*_API_KEY`, `*_TOKEN`, `*_SECRET`: DEEPSEEK_API_KEY and
- * OPENAI_API_KEY among them) from `env` (default `process.env`), so a client built when a
+ * Removes key-like variables (`*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PAT`, `*_PASSWORD`, … and the
+ * names `NESTCAST_SECRET_ENV` adds: DEEPSEEK_API_KEY and OPENAI_API_KEY among them) from `env` (default `process.env`), so a client built when a
  * scenario module loads, and any child process, finds no key. Their values stay known secrets
  * for every later write. Returns the restore, which puts back only what is still absent, so
  * nested scrubs undo in any order.
@@ -11,7 +11,7 @@ import { rememberSecret } from '../secrets/known-secrets.js';
 export function scrubKeyLikeEnv(env: NodeJS.ProcessEnv = process.env): () => void {
   const removed = new Map<string, string>();
   for (const name of envNames(env)) {
-    if (!isKeyLikeEnvName(name)) continue;
+    if (!isKeyLikeEnvName(name, env)) continue;
     const value = env[name];
     if (value === undefined) continue;
     rememberSecret(value, `the ${name} environment variable`);

@@ -17,7 +17,7 @@ export interface ReportFile {
 export interface WriteReportOptions {
   /** Values that must never be written, besides the key-like variables of `env`. */
   readonly secrets?: readonly Secret[];
-  /** Its `*_API_KEY`, `*_TOKEN` and `*_SECRET` values are known secrets. */
+  /** Its key-like variables' values (`*_KEY`, `*_TOKEN`, `*_SECRET`, … see key-like-env.ts) are known secrets. */
   readonly env?: NodeJS.ProcessEnv;
 }
 

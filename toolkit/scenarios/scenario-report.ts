@@ -1,3 +1,5 @@
+import { knownSecrets } from '../secrets/known-secrets.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
 import type { ScenarioFailureCode, ScenarioReport } from './run-scenario.js';
 
 // What a report says, in a module of its own: the CLI's reporters and the parent of workers use
@@ -23,9 +25,12 @@ export function failedReport(
   };
 }
 
-/** Every failure as `[CODE] message`, then the harness log of the run, if it kept one. */
+/**
+ * Every failure as `[CODE] message`, then the harness log of the run, if it kept one (an ACP
+ * child's stderr, say), with every known secret masked: this is what vitest and thrown errors show.
+ */
 export function describeFailures(report: ScenarioReport): string {
   const blocks = report.failures.map((failure) => `[${failure.code}] ${failure.message}`);
   if (report.log !== undefined) blocks.push(`harness log:\n${report.log.join('\n')}`);
-  return blocks.join('\n\n');
+  return maskSecrets(blocks.join('\n\n'), knownSecrets());
 }

@@ -144,27 +144,58 @@ function texts(value: unknown): { whole: string[]; joined: string[] } {
   const visit = (node: unknown): void => {
     if (typeof node === 'string') whole.push(node);
     else if (Array.isArray(node)) {
+      const seen = { otherThanNumbers: false };
       const byPath = new Map<string, string>();
       for (const item of node) {
-        collectByPath(item, '', byPath);
+        collectByPath(item, '', byPath, asPropertyKey, seen);
         visit(item);
       }
       joined.push(...byPath.values());
+      // A string or fractional `index` ("0", "01", 1.5): a typed client (pydantic, serde) reads it as a number.
+      if (seen.otherThanNumbers) {
+        const byNumber = new Map<string, string>();
+        for (const item of node) collectByPath(item, '', byNumber, asNumber, seen);
+        joined.push(...byNumber.values());
+      }
     } else if (node !== null && typeof node === 'object') for (const field of Object.values(node)) visit(field);
   };
   visit(value);
   return { whole, joined };
 }
 
-/** Strings of `node` keyed by their path; array items by their own `index` field when they have one (tool-call fragments). */
-function collectByPath(node: unknown, path: string, into: Map<string, string>): void {
+/** How a JavaScript client (the openai SDK, the AI SDK) files a fragment: `tool_calls[index]`, so `"0"` and `0` are one. */
+function asPropertyKey(index: unknown): string | undefined {
+  if (index === undefined) return undefined;
+  return typeof index === 'object' && index !== null ? JSON.stringify(index) : String(index);
+}
+
+/** How a typed client files it: the index read as a number, so `"01"`, `" 1"` and `1` are one. */
+function asNumber(index: unknown): string | undefined {
+  if (index === undefined) return undefined;
+  const number = typeof index === 'string' && index.trim() !== '' ? Number(index) : index;
+  return typeof number === 'number' && Number.isFinite(number) ? String(Math.trunc(number)) : asPropertyKey(index);
+}
+
+/**
+ * Strings of `node` keyed by their path; array items by their own `index` field when they have one
+ * (tool-call fragments, choices), filed the way `keyOf` says a client files them, else by position.
+ */
+function collectByPath(
+  node: unknown,
+  path: string,
+  into: Map<string, string>,
+  keyOf: (index: unknown) => string | undefined,
+  seen: { otherThanNumbers: boolean },
+): void {
   if (typeof node === 'string') into.set(path, (into.get(path) ?? '') + node);
   else if (Array.isArray(node)) {
     node.forEach((item, position) => {
-      const index = (item as { index?: unknown } | null)?.index;
-      collectByPath(item, `${path}[${typeof index === 'number' ? index : position}]`, into);
+      const index = item !== null && typeof item === 'object' ? (item as { index?: unknown }).index : undefined;
+      if (index !== undefined && !(typeof index === 'number' && Number.isInteger(index))) seen.otherThanNumbers = true;
+      const key = keyOf(index);
+      collectByPath(item, `${path}[${key ?? position}]`, into, keyOf, seen);
     });
   } else if (node !== null && typeof node === 'object') {
-    for (const [key, field] of Object.entries(node)) collectByPath(field, `${path}.${key}`, into);
+    for (const [key, field] of Object.entries(node)) collectByPath(field, `${path}.${key}`, into, keyOf, seen);
   }
 }

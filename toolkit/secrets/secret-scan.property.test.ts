@@ -51,6 +51,8 @@ const leak = fc.record({
   escapes: fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }),
   upper: fc.boolean(),
   swapOrder: fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+  /** How each fragment writes its tool call's `index`: all three are one tool call to some client. */
+  indexForms: fc.array(fc.constantFrom('number', 'string', 'padded string'), { minLength: 1, maxLength: 8 }),
 });
 type Leak = typeof leak extends fc.Arbitrary<infer T> ? T : never;
 
@@ -84,14 +86,20 @@ function carrier(value: string, input: Leak): { cassette?: Cassette; transcript?
     }
     case 'tool arguments': {
       // The arguments are JSON text themselves, escaped inside, streamed in fragments of tool call 1
-      // while tool call 0 streams beside it, in either array order.
+      // while tool call 0 streams beside it, in either array order, each fragment's `index` a
+      // number, a string (the openai SDK files "1" where it files 1) or a padded string (a typed
+      // client reads "01" as 1).
       const args = cut(`{"key":${esc(carried)}}`, input.cuts);
+      const index = (n: number, i: number): string => {
+        const form = input.indexForms[i % input.indexForms.length];
+        return form === 'number' ? String(n) : form === 'string' ? `"${n}"` : `"0${n}"`;
+      };
       return {
         cassette: cassette(
           streamed(
             args.map((piece, i) => {
-              const leaky = `{"index":1,"id":"c1","function":{"arguments":${JSON.stringify(piece)}}}`;
-              const other = `{"index":0,"id":"c0","function":{"arguments":"{}"}}`;
+              const leaky = `{"index":${index(1, i)},"id":"c1","function":{"arguments":${JSON.stringify(piece)}}}`;
+              const other = `{"index":${index(0, i + 1)},"id":"c0","function":{"arguments":"{}"}}`;
               const order = input.swapOrder[i % input.swapOrder.length] ? [other, leaky] : [leaky, other];
               return `{"choices":[{"index":0,"delta":{"tool_calls":[${order.join(',')}]}}]}`;
             }),
@@ -145,7 +153,7 @@ afterAll(async () => {
 
 describe('the secret scan', () => {
   test.prop([leak], { numRuns: fuzzRuns(300) })(
-    'refuses a secret split across SSE events and JSON-escaped anywhere (text, reasoning, tool arguments in any fragment order, tool results, headers, error bodies, transcripts), writing nothing and never quoting it',
+    'refuses a secret split across SSE events and JSON-escaped anywhere (text, reasoning, tool arguments in any fragment order with any type of index, tool results, headers, error bodies, transcripts), writing nothing and never quoting it',
     async (input) => {
       const secrets = [{ value: input.secret, label: LABEL }];
       const files = carrier(input.secret, input);
