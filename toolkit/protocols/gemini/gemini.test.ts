@@ -249,10 +249,14 @@ const authoredReply: fc.Arbitrary<AuthoredReply> = fc.record(
     text,
     reasoning: text,
     toolCalls: fc.array(
-      fc.record({
-        name: fc.constantFrom('search', 'run_child'),
-        args: fc.dictionary(fc.constantFrom('query', 'n'), fc.oneof(text, fc.integer(), fc.constant({ a: [1] }))),
-      }),
+      fc.record(
+        {
+          id: fc.constantFrom('call_a', 'call_b'),
+          name: fc.constantFrom('search', 'run_child'),
+          args: fc.dictionary(fc.constantFrom('query', 'n'), fc.oneof(text, fc.integer(), fc.constant({ a: [1] }))),
+        },
+        { requiredKeys: ['name', 'args'] },
+      ),
       { maxLength: 3 },
     ),
   },
@@ -261,11 +265,11 @@ const authoredReply: fc.Arbitrary<AuthoredReply> = fc.record(
 
 describe('Gemini rendering', () => {
   test.prop([authoredReply, fc.boolean()], { numRuns: fuzzRuns(200) })(
-    'renders an authored turn that reads back as its text and calls, streamed and as JSON, ids derived as for the request',
+    'renders an authored turn that reads back as its text and calls, streamed and as JSON, with the script’s ids or ids derived as for the request',
     (turn, stream) => {
       const reply = gemini.reply(gemini.render(turn, context(stream)));
       const calls = (turn.toolCalls ?? []).map((call, index) => ({
-        id: derivedCallId(call.name, call.args, index),
+        id: call.id ?? derivedCallId(call.name, call.args, index),
         name: call.name,
         arguments: canonicalJson(call.args),
       }));

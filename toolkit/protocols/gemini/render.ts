@@ -10,14 +10,20 @@ const FINISH_REASONS: Readonly<Record<string, string>> = { stop: 'STOP', tool_ca
 /**
  * An authored reply as Gemini sends it: `?alt=sse` chunks (thought parts, text, each function
  * call whole in its own chunk; the last chunk carries the finish reason and usage), or the same
- * candidate as one JSON answer. Calls go without ids, as Gemini's API sends them.
+ * candidate as one JSON answer. Calls go without ids, as Gemini's API sends them, unless the script
+ * gave the call one (`FunctionCall.id` is optional on the wire): then its child session is named
+ * by that id instead of the one derived from name, arguments and position.
  */
 export function render(turn: AuthoredReply, context: RenderContext): RecordedResponse {
   const parts: Record<string, unknown>[] = [
     ...splitText(turn.reasoning ?? '').map((text) => ({ text, thought: true })),
     ...splitText(turn.text ?? '').map((text) => ({ text })),
     ...(turn.toolCalls ?? []).map((call) => ({
-      functionCall: { name: call.name, args: objectArguments(call, 'a Gemini answer') },
+      functionCall: {
+        ...(call.id === undefined ? {} : { id: call.id }),
+        name: call.name,
+        args: objectArguments(call, 'a Gemini answer'),
+      },
     })),
   ];
   const prompt = turn.usage?.prompt ?? 0;
