@@ -9,6 +9,7 @@ import type { RecordedResponse, StreamedResponse } from '../../cassette/types.js
 import { fixtureText, sseOfChunkLines, streamedResponse } from '../testing/streamed-response.js';
 import type { RenderContext, WireRequest } from '../wire-protocol.js';
 import { anthropicMessages } from './anthropic-messages.js';
+import { eventKind, mayCallTools } from './event-kind.js';
 
 const fixture = (name: string): string => fixtureText(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -183,6 +184,28 @@ describe('Anthropic Messages answers', () => {
     expect(anthropicMessages.reply(streamedResponse(split))).toEqual(
       anthropicMessages.reply(streamedResponse([bytes])),
     );
+  });
+});
+
+describe('Anthropic Messages stream events', () => {
+  it('are thinking, text or tool input by their delta; pings, starts of text and stops carry none', () => {
+    const kinds = (file: string, named: boolean) =>
+      streamedResponse(named ? sseOfChunkLines(fixture(file), { named: true }) : fixture(file)).events.map((event) =>
+        'data' in event ? eventKind(event) : undefined,
+      );
+    expect(new Set(kinds('anthropic-clear-thinking.1.chunks.txt', true))).toEqual(
+      new Set(['reasoning', 'text', undefined]),
+    );
+    const tool = kinds('tool_use_response.txt', false);
+    expect(tool.filter((kind) => kind === 'tool-call')).toHaveLength(6);
+    expect(tool.filter((kind) => kind === 'text')).toHaveLength(2);
+  });
+
+  it('say an answer may call tools only when it holds a tool_use block', () => {
+    expect(mayCallTools(streamedResponse(fixture('tool_use_response.txt')))).toBe(true);
+    expect(mayCallTools(json(JSON.parse(fixture('anthropic-tool-no-args.json'))))).toBe(true);
+    expect(mayCallTools(streamedResponse(fixture('basic_response.txt')))).toBe(false);
+    expect(mayCallTools(json(JSON.parse(fixture('anthropic-text.json'))))).toBe(false);
   });
 });
 

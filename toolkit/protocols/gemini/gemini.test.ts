@@ -9,6 +9,7 @@ import type { RecordedResponse, StreamedResponse } from '../../cassette/types.js
 import { fixtureText, sseOfChunkLines, streamedResponse } from '../testing/streamed-response.js';
 import type { RenderContext, WireRequest } from '../wire-protocol.js';
 import { derivedCallId } from './call-ids.js';
+import { eventKind, mayCallTools } from './event-kind.js';
 import { gemini } from './gemini.js';
 
 const fixture = (name: string): string => fixtureText(new URL(`./fixtures/${name}`, import.meta.url));
@@ -225,6 +226,28 @@ describe('Gemini answers', () => {
     { numRuns: fuzzRuns(200) },
   )('read the same reply from a real stream however its bytes are split', ([bytes, split]) => {
     expect(gemini.reply(streamedResponse(split))).toEqual(gemini.reply(streamedResponse([bytes])));
+  });
+});
+
+describe('Gemini stream chunks', () => {
+  it('are a function call, text or thoughts by their parts; a signature-only chunk carries none', () => {
+    const kinds = (file: string) =>
+      streamedResponse(sseOfChunkLines(fixture(file), { named: false })).events.map((event) =>
+        'data' in event ? eventKind(event) : undefined,
+      );
+    expect(kinds('google-text.chunks.txt')).toEqual(['text', 'text', undefined]);
+    expect(kinds('google-tool-call.chunks.txt')).toEqual(['tool-call', undefined]);
+    expect(
+      eventKind({ data: JSON.stringify({ candidates: [{ content: { parts: [{ text: 'hm', thought: true }] } }] }) }),
+    ).toBe('reasoning');
+  });
+
+  it('say an answer may call tools only when it holds a functionCall part', () => {
+    expect(
+      mayCallTools(streamedResponse(sseOfChunkLines(fixture('google-tool-call.chunks.txt'), { named: false }))),
+    ).toBe(true);
+    expect(mayCallTools(json(JSON.parse(fixture('google-tool-call.json'))))).toBe(true);
+    expect(mayCallTools(json(JSON.parse(fixture('google-text.json'))))).toBe(false);
   });
 });
 
