@@ -7,6 +7,9 @@ import type { AuthoredScript, AuthoredTurn } from '../authored/types.js';
 import { CassetteError } from '../errors/cassette-error.js';
 import type { CassetteCall } from '../cassette/types.js';
 import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
+import { readRequest } from '../canonical/canonical-request.js';
+import { errorResponseOf, PROTOCOLS, protocolOf } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
 import { createReplayingFetch, type ReplayReport } from '../replay/replaying-fetch.js';
 
 export interface ModelServerOptions {
@@ -24,8 +27,8 @@ export interface ModelServer {
   /** Which scripted calls each session has consumed. */
   report(): ReplayReport;
   /**
-   * The body of every `POST …/chat/completions` the session `lineage` sent, parsed from JSON (the
-   * raw text when it is not JSON), in arrival order; answered or not.
+   * The body of every model call the session `lineage` sent, parsed from JSON (the raw text when
+   * it is not JSON), in arrival order; answered or not.
    */
   requests(lineage: string): unknown[];
   /**
@@ -42,10 +45,12 @@ const REQUEST_ID_HEADER = 'x-nestcast-model-server-request';
 const STATUS_BY_CODE: Partial<Record<string, number>> = { UNRECORDED_SESSION: 404, CASSETTE_EXHAUSTED: 409 };
 
 /**
- * A loopback OpenAI-compatible server answering `POST …/chat/completions` from authored scripts,
- * per session (the `x-session-lineage` header, else the session derived from the request's
- * content, as replay derives it), over the same replay path as a cassette. Lets record mode run
- * end to end with no key, for this harness and for any framework's agents.
+ * A loopback server answering every model API nestcast knows (each wire protocol's requests, by
+ * path: `POST …/chat/completions`, `POST …/responses`, …) from authored scripts, per session (the
+ * `x-session-lineage` header, else the session derived from the request's content, as replay
+ * derives it), each reply rendered in the wire form of the request it answers, over the same
+ * replay path as a cassette. Lets record mode run end to end with no key, for this harness and
+ * for any framework's agents.
  */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const eventDelay = options.eventDelay ?? 2;
@@ -77,12 +82,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
-    if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]?.endsWith('/chat/completions')) {
+    const url = new URL(req.url ?? '/', 'http://model-server');
+    const method = req.method ?? 'GET';
+    const protocol = protocolOf({ method, url, body: readRequest(body).sent });
+    if (!protocol) {
+      const served = PROTOCOLS.map((known) => `POST <base URL>/${known.endpoint({}, false)} (${known.title})`);
       return sendError(
         res,
+        undefined,
         404,
-        `nestcast model-server answers POST <base URL>/chat/completions only, not ${req.method} ${req.url}`,
-        'not_found',
+        `nestcast model-server answers model calls only (${served.join(', ')}), not ${method} ${req.url}`,
+        'NOT_FOUND',
       );
     }
     const gone = new AbortController();
@@ -91,8 +101,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const id = String(++requestIds);
     let response: Response;
     try {
-      response = await replay('http://model-server/chat/completions', {
-        method: 'POST',
+      response = await replay(url.href, {
+        method,
         headers: { [REQUEST_ID_HEADER]: id, ...(named === undefined ? {} : { [LINEAGE_HEADER]: named }) },
         body,
         signal: gone.signal,
@@ -100,7 +110,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     } catch (error) {
       if (error instanceof CassetteError) {
         refused.add(filedAs.get(id) ?? named ?? DEFAULT_LINEAGE);
-        return sendError(res, STATUS_BY_CODE[error.code] ?? 500, error.message, error.code.toLowerCase());
+        return sendError(res, protocol, STATUS_BY_CODE[error.code] ?? 500, error.message, error.code);
       }
       req.socket.destroy();
       return;
@@ -144,10 +154,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   };
 }
 
-/** Errors in the OpenAI shape, so SDKs show the message. */
-function sendError(res: ServerResponse, status: number, message: string, type: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error: { message, type, code: null, param: null } }));
+/** Errors in the shape of the call's protocol, so its SDKs show the message. */
+function sendError(
+  res: ServerResponse,
+  protocol: WireProtocol | undefined,
+  status: number,
+  message: string,
+  code: string,
+): void {
+  const answer = errorResponseOf(protocol, code, message);
+  res.writeHead(status, answer.headers);
+  res.end(JSON.stringify(answer.body));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
