@@ -11,6 +11,8 @@ import type { RenderContext, WireRequest } from '../wire-protocol.js';
 import { anthropicMessages } from './anthropic-messages.js';
 import { eventKind, mayCallTools } from './event-kind.js';
 
+const conversationOf = (body: unknown) => anthropicMessages.conversation(body as CanonicalRequest);
+
 const fixture = (name: string): string => fixtureText(new URL(`./fixtures/${name}`, import.meta.url));
 
 function request(body: unknown, path = '/v1/messages', method = 'POST'): WireRequest {
@@ -25,7 +27,7 @@ const context = (stream: boolean, toolCallIds: readonly string[] = []): RenderCo
   stream,
   model: 'claude-test',
   toolCallIds,
-  answerId: 'msg_nestcast_1',
+  answerId: 'nestcast_1',
   eventDelay: 3,
 });
 
@@ -78,7 +80,7 @@ describe('Anthropic Messages requests', () => {
         },
       ],
     };
-    expect(anthropicMessages.conversation(request(body))).toEqual({
+    expect(conversationOf(body)).toEqual({
       messages: [
         { role: 'system', text: 'You are terse.' },
         { role: 'user', text: 'Weather in Paris?' },
@@ -99,7 +101,7 @@ describe('Anthropic Messages requests', () => {
 
   it('carry a system string as the first message', () => {
     const body = { system: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
-    expect(anthropicMessages.conversation(request(body)).messages).toEqual([
+    expect(conversationOf(body).messages).toEqual([
       { role: 'system', text: 'Be brief.' },
       { role: 'user', text: 'hi' },
     ]);
@@ -144,13 +146,13 @@ describe('Anthropic Messages answers', () => {
       { id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', name: 'updateIssueList', arguments: '{}' },
     ]);
     expect(reply?.usage).toEqual({ input: 602, output: 93 });
-    const next = request({
+    const next = conversationOf({
       messages: [
         { role: 'user', content: 'Update the list.' },
         { role: 'assistant', content: answer.content },
       ],
     });
-    expect(anthropicMessages.conversation(next).messages[1]).toEqual(reply?.message);
+    expect(next.messages[1]).toEqual(reply?.message);
   });
 
   it('read the same reply from a real answer streamed and as JSON', () => {

@@ -2,6 +2,7 @@ import { isRecord } from '../../../harness/is-record.js';
 import type { WireProtocol, WireRequest } from '../wire-protocol.js';
 import { conversationOf } from './conversation.js';
 import { errorResponse } from './error-response.js';
+import { eventKind, mayCallTools } from './event-kind.js';
 import { render } from './render.js';
 import { replyOf } from './reply.js';
 
@@ -19,8 +20,11 @@ export const anthropicMessages: WireProtocol = {
   streams: (request: WireRequest) => isRecord(request.body) && request.body['stream'] === true,
   framing: { namedEvents: true, terminalEvents: ['message_stop'] },
   historyField: 'messages',
-  conversation: (request: WireRequest) => conversationOf(request.body),
+  conversation: conversationOf,
   reply: replyOf,
+  mayCallTools,
+  eventKind,
+  endpoint: () => 'v1/messages',
   errorResponse,
   credentials: { headers: ['x-api-key', 'authorization'], query: [] },
   render,

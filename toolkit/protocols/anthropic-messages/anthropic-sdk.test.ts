@@ -23,7 +23,7 @@ const context = (stream: boolean) => ({
   stream,
   model: 'claude-test',
   toolCallIds: ['toolu_child_1'],
-  answerId: 'msg_nestcast_1',
+  answerId: 'nestcast_1',
   eventDelay: 0,
 });
 const params = { model: 'claude-test', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Go.' }] };

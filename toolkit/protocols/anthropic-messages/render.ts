@@ -90,7 +90,13 @@ function renderMessage(turn: AuthoredReply, context: RenderContext): RecordedRes
 }
 
 function envelope(context: RenderContext): Record<string, unknown> {
-  return { id: context.answerId, type: 'message', role: 'assistant', model: context.model, stop_sequence: null };
+  return {
+    id: `msg_${context.answerId}`,
+    type: 'message',
+    role: 'assistant',
+    model: context.model,
+    stop_sequence: null,
+  };
 }
 
 function stopReason(turn: AuthoredReply): string {

@@ -12,6 +12,8 @@ import { derivedCallId } from './call-ids.js';
 import { eventKind, mayCallTools } from './event-kind.js';
 import { gemini } from './gemini.js';
 
+const conversationOf = (body: unknown) => gemini.conversation(body as CanonicalRequest);
+
 const fixture = (name: string): string => fixtureText(new URL(`./fixtures/${name}`, import.meta.url));
 
 const STREAM = '/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse';
@@ -83,7 +85,7 @@ describe('Gemini requests', () => {
         },
       ],
     };
-    expect(gemini.conversation(request(body)).messages).toEqual([
+    expect(conversationOf(body).messages).toEqual([
       { role: 'system', text: 'Be brief.' },
       {
         role: 'user',
@@ -103,12 +105,8 @@ describe('Gemini requests', () => {
         { role: 'user', parts: [{ text: 'more' }] },
       ],
     };
-    expect(gemini.conversation(request(body)).messages.map((message) => message.role)).toEqual([
-      'user',
-      'assistant',
-      'user',
-    ]);
-    expect(gemini.conversation(request(body)).messages[1]).toEqual({
+    expect(conversationOf(body).messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(conversationOf(body).messages[1]).toEqual({
       role: 'assistant',
       text: 'Hello',
       toolCalls: [{ id: derivedCallId('f', { a: 1 }, 0), name: 'f', arguments: '{"a":1}' }],
@@ -137,7 +135,7 @@ describe('Gemini requests', () => {
         },
       ],
     };
-    const [, model, results] = gemini.conversation(request(body)).messages;
+    const [, model, results] = conversationOf(body).messages;
     const ids = (model?.toolCalls ?? []).map((call) => call.id);
     expect(new Set(ids).size).toBe(3);
     expect(results).toEqual({
@@ -154,7 +152,7 @@ describe('Gemini requests', () => {
         { role: 'user', parts: [{ functionResponse: { id: 'call-7', name: 'f', response: {} } }] },
       ],
     };
-    const [model, result] = gemini.conversation(request(body)).messages;
+    const [model, result] = conversationOf(body).messages;
     expect(model?.toolCalls?.[0]?.id).toBe('call-7');
     expect(result?.answers).toEqual(['call-7']);
   });
@@ -172,7 +170,7 @@ describe('Gemini answers', () => {
       },
     ]);
     expect(reply?.usage).toEqual({ input: 21, output: 6 });
-    const next = gemini.conversation(request(second?.request.bodySegments[0]));
+    const next = conversationOf(second?.request.bodySegments[0]);
     expect(next.messages[1]).toEqual(reply?.message);
   });
 
@@ -302,7 +300,7 @@ describe('Gemini rendering', () => {
         ...(calls.length > 0 ? { toolCalls: calls } : {}),
       });
       const carriedBack = { contents: [{ role: 'model', parts: candidateParts(gemini.render(turn, context(false))) }] };
-      expect(gemini.conversation(request(carriedBack)).messages[0]).toEqual(reply?.message);
+      expect(conversationOf(carriedBack).messages[0]).toEqual(reply?.message);
     },
   );
 
