@@ -12,6 +12,7 @@ describe('docs/frameworks.md', () => {
       [
         'recipe',
         'openai-agents',
+        'openai-agents-responses',
         'ai-sdk',
         'langchain',
         'openai-loop',
@@ -20,7 +21,7 @@ describe('docs/frameworks.md', () => {
         'ai-sdk-anthropic',
       ].map((name) => readFile(`test/frameworks/${name}.test.ts`, 'utf8')),
     );
-    expect(blocks).toHaveLength(9);
+    expect(blocks).toHaveLength(10);
     for (const block of blocks) {
       const code = block
         .split('\n')

@@ -7,6 +7,8 @@ export type CassetteErrorCode =
   | 'UNRECORDED_SESSION'
   | 'CASSETTE_EXHAUSTED'
   | 'REQUEST_MISMATCH'
+  /** A replay failure in a child the recording could not tell apart from a sibling: a lineage fixes it, a re-record cannot. */
+  | 'AMBIGUOUS_CHILD'
   | 'UNCONSUMED_CALLS'
   | 'NETWORK_ESCAPE'
   | 'SECRET_IN_RECORDING'

@@ -39,7 +39,9 @@ export interface RecordingOptions {
   readonly normalise?: Normalisation;
   /**
    * Send the call's lineage (named or derived) upstream in `x-session-lineage`. Only for an
-   * upstream that is nestcast's own model server; a real endpoint never sees the header.
+   * upstream that is nestcast's own model server; a real endpoint never sees the header. A call
+   * whose session is derived then goes upstream once its session is decided (the only case where
+   * recording holds a call back).
    */
   readonly forwardLineage?: boolean;
 }
@@ -102,10 +104,15 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   const sharers = new Map<string, (request: CanonicalRequest) => CanonicalRequest>();
   /** Derived calls whose reply is still streaming, by the key of their messages. */
   const inFlight = new Set<Capture>();
+  /** Every call in arrival order, filed or not yet: what `cassette()` waits for. */
+  const arrivals: Capture[] = [];
+  /** Sessions are decided in arrival order: each derived call's after those that arrived before it. */
+  let deciding: Promise<unknown> = Promise.resolve();
 
   /**
    * Waits for the replies a call's placement may depend on: of calls it extends, and, if it starts
-   * a session (a child of any of them), of every call in flight. Record timing only; never the bytes.
+   * a session (a child of any of them), of every call in flight. Only the decision waits: the call
+   * itself has gone upstream already, so siblings overlap as they do without nestcast.
    */
   const threadAfterReplies = async (input: ThreadInput, capture: Capture): Promise<string> => {
     for (;;) {
@@ -141,41 +148,49 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     }
     const { promise: settled, resolve: settle } = deferred<void>();
     const capture: Capture = { request: {}, url: call.url, settled };
-    let lineage = named;
+    let decided: Promise<string>;
     try {
       const { content, sent } = readRequest(await call.text());
       capture.protocol = protocolOf({ method: call.method, url: call.url, body: sent });
       // Without rules the sharer below canonicalises what it keeps, the items it has not seen:
       // canonicalising the whole history first copied every message of a long session on every call.
       capture.request = normalising ? normaliser.apply(canonicalize(content) as CanonicalRequest) : content;
-      if (lineage === undefined) {
+      if (named === undefined) {
         const threadInput = threader.input(conversationOf(capture.protocol, capture.request));
-        lineage = await threadAfterReplies(threadInput, capture);
-      }
+        decided = deciding.then(() => threadAfterReplies(threadInput, capture));
+        deciding = decided.catch(() => undefined);
+      } else decided = Promise.resolve(named);
     } catch (error) {
       settle();
       throw error;
     }
+    arrivals.push(capture);
     const protocol = capture.protocol;
-    const sharerKey = `${lineage}\u0000${callProtocol(protocol)}`;
-    const share = sharers.get(sharerKey) ?? createMessageSharer(protocol?.historyField);
-    sharers.set(sharerKey, share);
-    capture.request = share(capture.request);
-    const calls = sessions.get(lineage) ?? [];
-    sessions.set(lineage, calls);
-    calls.push(capture);
-    const derived = named === undefined ? lineage : undefined;
+    const filed = decided.then((lineage) => {
+      const sharerKey = `${lineage}\u0000${callProtocol(protocol)}`;
+      const share = sharers.get(sharerKey) ?? createMessageSharer(protocol?.historyField);
+      sharers.set(sharerKey, share);
+      capture.request = share(capture.request);
+      const calls = sessions.get(lineage) ?? [];
+      sessions.set(lineage, calls);
+      calls.push(capture);
+      return lineage;
+    });
     const finish = (recorded: RecordedResponse): void => {
       capture.response = recorded;
-      if (derived !== undefined) {
-        threader.settle(derived, replyOf(protocol, recorded));
-        inFlight.delete(capture);
-      }
-      settle();
+      // A reply settles its session once the call is filed: the decision may still wait on earlier replies.
+      void filed.then((lineage) => {
+        if (named === undefined) {
+          threader.settle(lineage, replyOf(protocol, recorded));
+          inFlight.delete(capture);
+        }
+        settle();
+      });
     };
     try {
       const startedAt = performance.now();
-      const headers = upstreamHeaders(call.headers, lineage, options.forwardLineage === true);
+      const forwarded = options.forwardLineage === true ? await filed : undefined;
+      const headers = upstreamHeaders(call.headers, forwarded, options.forwardLineage === true);
       const response = await realFetch(...call.sendOn(headers, signal));
       void captureResponse(response.clone(), { startedAt, signal, keepHeaders }).then(finish);
       return response;
@@ -186,8 +201,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   };
 
   const cassette = async (provenance: ProvenanceInput = {}): Promise<Cassette> => {
-    const all = [...sessions.values()].flat();
-    await Promise.all(all.map((capture) => capture.settled));
+    await Promise.all(arrivals.map((capture) => capture.settled));
     const calls: Record<string, CassetteCall[]> = {};
     for (const [lineage, captures] of sessions) {
       calls[lineage] = captures.map((capture) => ({
@@ -196,7 +210,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
         protocol: callProtocol(capture.protocol),
       }));
     }
-    const first = all[0];
+    const first = arrivals[0];
     const model =
       provenance.model ?? (typeof first?.request['model'] === 'string' ? first.request['model'] : undefined);
     const host = provenance.host ?? (first === undefined ? undefined : stableHost(first.url));
@@ -232,10 +246,10 @@ function stableHost(url: URL): string {
 }
 
 /** The headers the upstream gets: the lineage header is ours, so it goes only to our own model server. */
-function upstreamHeaders(sent: Headers, lineage: string, forward: boolean): Headers {
+function upstreamHeaders(sent: Headers, lineage: string | undefined, forward: boolean): Headers {
   if (!forward && !sent.has(LINEAGE_HEADER)) return sent;
   const headers = new Headers(sent);
-  if (forward) headers.set(LINEAGE_HEADER, lineage);
+  if (forward && lineage !== undefined) headers.set(LINEAGE_HEADER, lineage);
   else headers.delete(LINEAGE_HEADER);
   return headers;
 }

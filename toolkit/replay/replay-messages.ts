@@ -1,5 +1,6 @@
 import type { Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
+import type { RecordedAmbiguity } from '../cassette/types.js';
 import { CassetteError } from '../errors/cassette-error.js';
 import { mismatchAdvice } from './mismatch-advice.js';
 
@@ -67,3 +68,35 @@ export function unconsumedCalls(sessions: readonly Consumption[], context: Messa
 }
 
 export { showValue } from '../canonical/show-values.js';
+
+/**
+ * A replay failure in a session the recording filed under one of several equal tool calls (or in
+ * a sibling hanging from them): which recording a run binds to depends on which child calls first,
+ * so re-recording cannot fix it; a lineage (or different arguments) can.
+ */
+export function ambiguousChildFailure(
+  failure: CassetteError,
+  ambiguities: readonly RecordedAmbiguity[] | undefined,
+): CassetteError {
+  const lineage = failure.failedCall?.lineage;
+  if (lineage === undefined || failure.code === 'AMBIGUOUS_CHILD') return failure;
+  const ambiguity = ambiguities?.find((recorded) => touches(recorded, lineage));
+  if (!ambiguity) return failure;
+  const calls = ambiguity.candidates.map((call) => `${call.name} call ${call.id} of "${call.lineage}"`).join(' and ');
+  const where = failure.failedCall?.divergence ? ` at ${showPath(failure.failedCall.divergence.path)}` : '';
+  return new CassetteError(
+    'AMBIGUOUS_CHILD',
+    `Model call ${failure.failedCall?.call ?? 1} of session "${lineage}" failed to replay (${failure.code}${where}), and the recording marked this child ambiguous: ` +
+      `session "${ambiguity.lineage}" matched ${calls} equally (its prompt holds the arguments of each), so a run whose children call in another order binds them to each other's recordings. ` +
+      'Recording again cannot fix this. Fix: give those calls different arguments, or name the child with the x-session-lineage header or withLineage(lineage, fn) around the sub-agent.',
+    { cause: failure, ...(failure.failedCall ? { failedCall: failure.failedCall } : {}) },
+  );
+}
+
+function touches(ambiguity: RecordedAmbiguity, lineage: string): boolean {
+  if (ambiguity.lineage === lineage) return true;
+  return ambiguity.candidates.some((call) => {
+    const child = `${call.lineage}/${call.id}`;
+    return lineage === child || lineage.startsWith(`${child}#`) || lineage.startsWith(`${child}/`);
+  });
+}

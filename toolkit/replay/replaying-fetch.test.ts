@@ -314,6 +314,27 @@ describe('replay errors', () => {
     expect(fetch.report().failures[0]).toMatchObject({ code: 'REQUEST_MISMATCH', message });
   });
 
+  test('a failure in a child the recording marked ambiguous is AMBIGUOUS_CHILD naming both tool calls and the lineage fix, never a re-record', async () => {
+    const candidates = [
+      { lineage: 'main', id: 'call_1', name: 'research' },
+      { lineage: 'main', id: 'call_2', name: 'research' },
+    ];
+    const fetch = createReplayingFetch(
+      located({ ...sampleCassette(), ambiguities: [{ lineage: 'main/call_1', candidates }] }),
+      hint,
+    );
+    const response = await fetch(...post('main/call_1', [user('find hotels')], { temperature: 0 }));
+    const failure = await failureOf(response);
+    expect(failure).toMatchObject({ status: 422, code: 'AMBIGUOUS_CHILD' });
+    expect(failure.message).toContain(
+      'Model call 1 of session "main/call_1" failed to replay (REQUEST_MISMATCH at messages[0].content)',
+    );
+    expect(failure.message).toContain('research call call_1 of "main" and research call call_2 of "main"');
+    expect(failure.message).toContain('x-session-lineage header or withLineage(lineage, fn)');
+    expect(failure.message).not.toMatch(/re-record/i);
+    expect(fetch.report().failures[0]).toMatchObject({ code: 'AMBIGUOUS_CHILD', cause: { code: 'REQUEST_MISMATCH' } });
+  });
+
   test('sequence mode serves a drifted request and reports the drift as a warning', async () => {
     const seen: ReplayWarning[] = [];
     const fetch = createReplayingFetch(sampleCassette(), { mode: 'sequence', onWarning: (w) => seen.push(w) });

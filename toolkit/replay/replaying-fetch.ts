@@ -14,6 +14,7 @@ import type { ReplySource } from '../threading/threader.js';
 import { conversationOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
 import {
+  ambiguousChildFailure,
   cassetteExhausted,
   requestMismatch,
   unconsumedCalls,
@@ -118,7 +119,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   const failures: CassetteError[] = [];
   const answerFailure = options.failures ?? 'respond';
 
-  const fail = (state: SessionState, error: CassetteError, protocol: WireProtocol | undefined): Promise<Response> => {
+  const fail = (state: SessionState, raised: CassetteError, protocol: WireProtocol | undefined): Promise<Response> => {
+    const error = ambiguousChildFailure(raised, cassette.ambiguities);
     state.failure ??= error;
     failures.push(error);
     return answerFailure === 'reject' ? Promise.reject(error) : Promise.resolve(failureResponse(error, protocol));

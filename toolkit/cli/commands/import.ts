@@ -7,8 +7,8 @@ import { parseCommandLine } from '../parse.js';
 
 const help = `Usage: nestcast import <file> --from nock|polly|har --to <recording folder>
 
-Converts another tool's fixture into a nestcast recording: every OpenAI-compatible
-POST …/chat/completions call becomes a model call of the session that made it (the
+Converts another tool's fixture into a nestcast recording: every model call of an API
+nestcast knows (POST …/chat/completions, POST …/responses) becomes a call of the session that made it (the
 x-session-lineage header when the fixture kept it, else the session derived from the
 requests' content). Streamed bodies are split back into SSE events; fixtures keep no chunk
 timing, so every delay is 0 and meta.json says where the calls came from. Other requests are

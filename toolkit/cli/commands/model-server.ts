@@ -5,8 +5,9 @@ import { parseCommandLine } from '../parse.js';
 
 const MODEL_SERVER_HELP = `Usage: nestcast model-server --script <file.json|file.ts> [--port N] [--host H]
 
-Serves an authored script as a loopback OpenAI-compatible model: POST <url>/chat/completions
-streams the scripted turns of the session named by the x-session-lineage header (default main).
+Serves an authored script as a loopback model for every API nestcast knows, by path
+(POST <url>/chat/completions, POST <url>/responses): each call gets the scripted turn of its
+session (the x-session-lineage header, else derived from its content) in that API's wire form.
 Prints the URL on stdout, then serves until stopped (Ctrl-C).
 
 Options:
