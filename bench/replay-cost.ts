@@ -1,4 +1,5 @@
-import { CONSUMERS, checkedCall, type Call } from './fixtures/consumers.js';
+import { CONSUMERS, checkedCall, openaiResponsesSdk, type Call } from './fixtures/consumers.js';
+import { responsesFloorFetch } from './fixtures/responses-50.js';
 import { compare, statsOf, type Subject } from './measure.js';
 import { floorFetch } from './peers/floor-fetch.js';
 import { liveSseServer } from './peers/loopback-sse.js';
@@ -69,5 +70,37 @@ export async function benchReplayCost(): Promise<Row[]> {
     msw.close();
     await live.close();
   }
+  rows.push(...(await benchResponsesReplay()));
   return rows;
+}
+
+/**
+ * Item 1 for the Responses API: the same 50 text deltas as named `response.*` events, read by
+ * the openai SDK's `responses.create` stream, nestcast's replay (threaded, no header) against
+ * the floor of those frames from memory.
+ */
+export async function benchResponsesReplay(): Promise<Row[]> {
+  const bind = (fetch: typeof globalThis.fetch): Call => openaiResponsesSdk.bind(fetch, INJECTED_BASE_URL);
+  const subjects: Subject[] = [
+    { name: 'floor (bytes from memory)', run: bind(responsesFloorFetch) },
+    { name: nestcastSubject(openaiResponsesSdk.name), run: bind(await nestcastReplay(responsesFloorFetch, bind)) },
+  ];
+  for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
+  const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
+  const floor = statsOf(results, 'floor (bytes from memory)');
+  return subjects.map((subject) => {
+    const isNestcast = subject.name.startsWith('nestcast');
+    return ratioRow(
+      {
+        item: `1 replay/${openaiResponsesSdk.name}`,
+        subject: subject.name,
+        stats: statsOf(results, subject.name),
+        unit: 'µs',
+        reference: 'floor',
+        ...(isNestcast ? { goal: `<= ${REPLAY_GOAL}x floor` } : {}),
+      },
+      floor,
+      isNestcast ? REPLAY_GOAL : undefined,
+    );
+  });
 }
