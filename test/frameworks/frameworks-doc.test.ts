@@ -9,11 +9,19 @@ describe('docs/frameworks.md', () => {
       (match[1] as string).replace("'nestcast/toolkit'", "'../../toolkit/index.js'"),
     );
     const sources = await Promise.all(
-      ['recipe', 'openai-agents', 'openai-agents-responses', 'ai-sdk', 'langchain', 'openai-loop'].map((name) =>
-        readFile(`test/frameworks/${name}.test.ts`, 'utf8'),
-      ),
+      [
+        'recipe',
+        'openai-agents',
+        'openai-agents-responses',
+        'ai-sdk',
+        'langchain',
+        'openai-loop',
+        'anthropic-sdk',
+        'google-genai',
+        'ai-sdk-anthropic',
+      ].map((name) => readFile(`test/frameworks/${name}.test.ts`, 'utf8')),
     );
-    expect(blocks).toHaveLength(7);
+    expect(blocks).toHaveLength(10);
     for (const block of blocks) {
       const code = block
         .split('\n')
