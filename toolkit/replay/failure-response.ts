@@ -1,10 +1,8 @@
-import type { CassetteError } from '../errors/cassette-error.js';
-
 /** 422: a status no SDK retries, so the nestcast message is what the caller sees, at once. */
 export const REPLAY_FAILURE_STATUS = 422;
 
 /** A replay failure as an OpenAI-shaped error body: every client that shows `error.message` shows ours. */
-export function failureResponse(error: CassetteError): Response {
+export function failureResponse(error: { readonly code: string; readonly message: string }): Response {
   const body = {
     error: { message: `${error.code}: ${error.message}`, type: 'nestcast_replay_error', code: error.code, param: null },
   };
