@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import { CassetteError } from '../errors/cassette-error.js';
 import { recorderName } from '../cassette/recorder-name.js';
-import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
+import type { AuthoredAnswer, Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
+import { cutChunks, type ChunkContext } from '../protocols/chat-completions/chunk-stream.js';
+import { DEFAULT_PROTOCOL, protocolById } from '../protocols/registry.js';
 import { compileChecker } from '../validation/compile-checker.js';
-import { cutChunks, replyChunks, type ChunkContext } from './chunk-stream.js';
 import { authoredScriptSchema } from './script-schema.js';
-import type { AuthoredReply, AuthoredScript, AuthoredTurn } from './types.js';
+import type {
+  AuthoredHang,
+  AuthoredHttpError,
+  AuthoredNetworkError,
+  AuthoredReply,
+  AuthoredScript,
+  AuthoredTurn,
+} from './types.js';
 
 export const DEFAULT_AUTHORED_MODEL = 'nestcast-authored';
 
@@ -31,8 +39,10 @@ export function validScript(value: unknown, source?: string): AuthoredScript {
 }
 
 /**
- * Turns a script into a cassette of realistic SSE streams, served by the same replay path as a
- * recording. Every call's request is `null`: authored calls match any request, in strict mode too.
+ * Turns a script into a cassette served by the same replay path as a recording. Every call's
+ * request is `null`: authored calls match any request, in strict mode too. A reply keeps its turn
+ * (`authored`): replay renders it in the wire form of the request it answers
+ * (`WireProtocol.render`); `response` is its rendering as a chat-completions stream.
  */
 export function compileScript(script: AuthoredScript, options: CompileOptions = {}): Cassette {
   validScript(script, options.source);
@@ -43,9 +53,13 @@ export function compileScript(script: AuthoredScript, options: CompileOptions = 
     const tag = createHash('sha256').update(lineage).digest('hex').slice(0, 8);
     let toolCalls = 0;
     calls[lineage] = turns.map((turn, index): CassetteCall => {
-      const ids = isReply(turn) ? (turn.toolCalls ?? []).map((call) => call.id ?? `call_${tag}_${++toolCalls}`) : [];
-      const context: ChunkContext = { id: `chatcmpl-${tag}-${index + 1}`, model, toolCallIds: ids };
-      return { request: null, response: compileTurn(turn, context, delay) };
+      if (!isReply(turn)) {
+        const context: ChunkContext = { id: `chatcmpl-${tag}-${index + 1}`, model, toolCallIds: [] };
+        return { request: null, response: compileFailure(turn, context, delay) };
+      }
+      const toolCallIds = (turn.toolCalls ?? []).map((call) => call.id ?? `call_${tag}_${++toolCalls}`);
+      const authored: AuthoredAnswer = { turn, model, toolCallIds, answerId: `${tag}-${index + 1}`, eventDelay: delay };
+      return { request: null, response: DEFAULT_RENDERING.render(turn, { ...authored, stream: true }), authored };
     });
   }
   return {
@@ -54,7 +68,15 @@ export function compileScript(script: AuthoredScript, options: CompileOptions = 
   };
 }
 
-function compileTurn(turn: AuthoredTurn, context: ChunkContext, delay: number): RecordedResponse {
+/** The protocol whose stream an authored reply is kept as, beside its turn. */
+const DEFAULT_RENDERING = protocolById(DEFAULT_PROTOCOL) as NonNullable<ReturnType<typeof protocolById>>;
+
+/** A failure turn: an HTTP error, or a connection that drops or hangs after a partial chat-completions stream. */
+function compileFailure(
+  turn: AuthoredHttpError | AuthoredNetworkError | AuthoredHang,
+  context: ChunkContext,
+  delay: number,
+): RecordedResponse {
   const events = (chunks: readonly string[]) => chunks.map((data) => ({ delay, data }));
   const headers = { 'content-type': 'text/event-stream' };
   if ('httpError' in turn) {
@@ -74,11 +96,8 @@ function compileTurn(turn: AuthoredTurn, context: ChunkContext, delay: number): 
     const partial = { status: 200, headers, events: events(cutChunks(turn.text ?? '…', context)) };
     return { error: { kind: 'network', message: 'other side closed', code: 'UND_ERR_SOCKET', partial } };
   }
-  if ('hang' in turn) {
-    const partial = { status: 200, headers, events: turn.hang.text ? events(cutChunks(turn.hang.text, context)) : [] };
-    return { error: { kind: 'aborted', message: 'the caller gave up while the model was still streaming', partial } };
-  }
-  return { status: 200, headers, events: events(replyChunks(turn, context)), done: true };
+  const partial = { status: 200, headers, events: turn.hang.text ? events(cutChunks(turn.hang.text, context)) : [] };
+  return { error: { kind: 'aborted', message: 'the caller gave up while the model was still streaming', partial } };
 }
 
 function isReply(turn: AuthoredTurn): turn is AuthoredReply {

@@ -29,12 +29,16 @@ export function requestContent(bodyText: string): CanonicalRequest {
   return readRequest(bodyText).content;
 }
 
-/** What a request asks (`requestContent`) and whether it asked for a stream (`stream: true`). */
-export function readRequest(bodyText: string): { content: CanonicalRequest; stream: boolean } {
+/**
+ * What a request asks (`requestContent`), whether it asked for a stream (`stream: true`), and the
+ * body as sent (transport fields kept): what a wire protocol reads to claim the request.
+ */
+export function readRequest(bodyText: string): { content: CanonicalRequest; stream: boolean; sent: CanonicalRequest } {
   const content = parseContent(bodyText);
+  const sent = { ...content };
   const stream = content['stream'] === true;
   for (const field of TRANSPORT_ONLY_FIELDS) delete content[field];
-  return { content, stream };
+  return { content, stream, sent };
 }
 
 function parseContent(bodyText: string): CanonicalRequest {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { CassetteError, DEFAULT_RECORD_HINT } from '../errors/cassette-error.js';
 import { CALLS_DIR, META_FILE, lineageFile } from './lineage-file.js';
+import { protocolById } from '../protocols/registry.js';
 import { decodeRequests } from './request-encoding.js';
 import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js';
 import { checkCallLine, checkMeta } from './validators.js';
@@ -80,9 +81,16 @@ async function loadLineage(dir: string, lineage: string, hint: string): Promise<
       throw invalid(where, `says call ${line.call} but is call ${index + 1} of the file`, hint);
     lines.push(line);
   }
-  const requests = decodeRequests(lines.map((line) => line.request));
+  const requests = decodeRequests(
+    lines.map((line) => line.request),
+    lines.map((line) => protocolById(line.protocol)?.historyField),
+  );
   if ('index' in requests) throw invalid(`${file}:${requests.index + 1}`, requests.message, hint);
-  return lines.map((line, i) => ({ request: requests[i] as CanonicalRequest | null, response: line.response }));
+  return lines.map((line, i) => ({
+    request: requests[i] as CanonicalRequest | null,
+    response: line.response,
+    ...(line.protocol === undefined ? {} : { protocol: line.protocol }),
+  }));
 }
 
 function invalid(where: string, problem: string, hint: string): CassetteError {

@@ -28,13 +28,13 @@ const session = fc
   });
 
 test.prop([session])('stored requests rebuild to exactly the requests recorded', (requests) => {
-  expect(decodeRequests(encodeRequests(requests))).toEqual(requests);
+  expect(decodeRequests(encodeRequests(requests, chatFields(requests)), chatFields(requests))).toEqual(requests);
 });
 
 test.prop([session])(
   'each stored fingerprint is the sha256 of the full request, however the encoder got there',
   (requests) => {
-    const stored = encodeRequests(requests);
+    const stored = encodeRequests(requests, chatFields(requests));
     stored.forEach((entry, i) => {
       const request = requests[i];
       expect(entry?.fingerprint).toBe(request ? fingerprintOf(request) : undefined);
@@ -45,16 +45,16 @@ test.prop([session])(
 test.prop([session])(
   'requests rebuilt from a file (sharing one message log) store exactly as the originals did',
   (requests) => {
-    const rebuilt = decodeRequests(encodeRequests(requests));
+    const rebuilt = decodeRequests(encodeRequests(requests, chatFields(requests)), chatFields(requests));
     if (!Array.isArray(rebuilt)) throw new Error(rebuilt.message);
-    expect(encodeRequests(rebuilt)).toEqual(encodeRequests(requests));
+    expect(encodeRequests(rebuilt, chatFields(rebuilt))).toEqual(encodeRequests(requests, chatFields(requests)));
   },
 );
 
 test.prop([session, fc.array(fc.nat(), { maxLength: 8 })])(
   'a recorder sharing one message log per session hands back each request exactly as canonicalised alone, in any arrival order',
   (requests, order) => {
-    const share = createMessageSharer();
+    const share = createMessageSharer('messages');
     const present = requests.filter((request): request is CanonicalRequest => request !== null);
     // Arrival order shuffled by `order`; keys reversed, as a client may send them.
     const arrivals = present.map((request, i) => ({ request, key: order[i] ?? i })).sort((a, b) => a.key - b.key);
@@ -68,3 +68,8 @@ test.prop([session, fc.array(fc.nat(), { maxLength: 8 })])(
     }
   },
 );
+
+/** Chat-completions requests: each call's history is its `messages`. */
+function chatFields(requests: readonly unknown[]): string[] {
+  return requests.map(() => 'messages');
+}

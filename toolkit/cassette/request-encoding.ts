@@ -6,28 +6,30 @@ import { summarizeRequest } from './request-summary.js';
 import type { StoredRequest } from './types.js';
 
 /**
- * A lineage's messages held once. A request built by `sharedRequest` shows the first `count` of
- * them as its `messages`, so a session of n calls whose history grows holds n messages, not n²/2,
- * and the encoder can tell in O(1) that one call extends the previous one.
+ * A lineage's history held once: the items of its protocol's history field (`messages`, `input`,
+ * `contents`: `WireProtocol.historyField`). A request built by `sharedRequest` shows the first
+ * `count` of them in that field, so a session of n calls whose history grows holds n items, not
+ * n²/2, and the encoder can tell in O(1) that one call extends the previous one.
  */
 interface SharedMessages {
   readonly log: Json[];
   readonly count: number;
   readonly base: CanonicalRequest;
+  readonly field: string;
 }
 
 const SHARED = Symbol('nestcast.sharedMessages');
 
 /**
- * A request that is `base` plus the first `count` messages of `log`. `messages` is materialised
- * on each read (a copy of `count` references, not of the messages), never kept.
+ * A request that is `base` plus the first `count` items of `log` in `field`. The field is
+ * materialised on each read (a copy of `count` references, not of the items), never kept.
  */
-export function sharedRequest(base: CanonicalRequest, log: Json[], count: number): CanonicalRequest {
+export function sharedRequest(base: CanonicalRequest, log: Json[], count: number, field: string): CanonicalRequest {
   const request: CanonicalRequest = {};
   // Keys in canonical (sorted) order, as every canonical request has them.
-  for (const key of [...Object.keys(base), 'messages'].sort()) {
-    if (key === 'messages') {
-      Object.defineProperty(request, 'messages', {
+  for (const key of [...Object.keys(base).filter((name) => name !== field), field].sort()) {
+    if (key === field) {
+      Object.defineProperty(request, field, {
         get: () => log.slice(0, count),
         enumerable: true,
         configurable: true,
@@ -36,7 +38,7 @@ export function sharedRequest(base: CanonicalRequest, log: Json[], count: number
       Object.defineProperty(request, key, { value: base[key], enumerable: true, writable: true, configurable: true });
     }
   }
-  Object.defineProperty(request, SHARED, { value: { log, count, base } satisfies SharedMessages });
+  Object.defineProperty(request, SHARED, { value: { log, count, base, field } satisfies SharedMessages });
   return request;
 }
 
@@ -47,27 +49,30 @@ export function sharedOf(request: Json | CanonicalRequest): Readonly<SharedMessa
     : undefined;
 }
 
-/** The request's messages without materialising a shared view: the log and how much of it is the request's. */
-function messagesOf(
+/** The request's history without materialising a shared view: the log and how much of it is the request's. */
+function historyOf(
   request: CanonicalRequest,
-): { log: readonly Json[]; count: number; base: CanonicalRequest } | undefined {
+  field: string | undefined,
+): { log: readonly Json[]; count: number; base: CanonicalRequest; field: string } | undefined {
+  if (field === undefined) return undefined;
   const shared = sharedOf(request);
-  if (shared) return shared;
-  const { messages, ...base } = request;
-  return Array.isArray(messages) ? { log: messages, count: messages.length, base } : undefined;
+  if (shared?.field === field) return shared;
+  const { [field]: history, ...base } = request;
+  return Array.isArray(history) ? { log: history, count: history.length, base, field } : undefined;
 }
 
 /**
  * Per lineage, in call order: how each request is stored relative to the previous one (`base`
- * only when it changed, `added` the appended messages) and its fingerprint. Work per call is the
- * size of what changed when requests share their messages (`sharedRequest`, as the recorder and
- * the loader build them), else one comparison with the previous call's messages; never more.
+ * only when it changed, `added` the items appended to its history field) and its fingerprint.
+ * Work per call is the size of what changed when requests share their history (`sharedRequest`,
+ * as the recorder and the loader build them), else one comparison with the previous call's; never
+ * more. `historyField` is the request's protocol's (`undefined`: stored whole).
  */
-export function createRequestEncoder(): (request: CanonicalRequest) => StoredRequest {
+export function createRequestEncoder(): (request: CanonicalRequest, historyField: string | undefined) => StoredRequest {
   let previous: { baseJson: string; log: readonly Json[] | undefined; count: number } | undefined;
   const fingerprint = incrementalFingerprint();
-  return (request) => {
-    const view = messagesOf(request);
+  return (request, historyField) => {
+    const view = historyOf(request, historyField);
     const base = view?.base ?? request;
     const baseJson = canonicalJson(base);
     const last = view && view.count > 0 ? view.log[view.count - 1] : undefined;
@@ -98,10 +103,16 @@ export function createRequestEncoder(): (request: CanonicalRequest) => StoredReq
   };
 }
 
-/** Stores each request of one lineage as the difference from the previous one (see `createRequestEncoder`). */
-export function encodeRequests(requests: readonly (CanonicalRequest | null)[]): (StoredRequest | null)[] {
+/**
+ * Stores each request of one lineage as the difference from the previous one (see
+ * `createRequestEncoder`); `historyFields[i]` is the history field of request i's protocol.
+ */
+export function encodeRequests(
+  requests: readonly (CanonicalRequest | null)[],
+  historyFields: readonly (string | undefined)[],
+): (StoredRequest | null)[] {
   const encode = createRequestEncoder();
-  return requests.map((request) => (request === null ? null : encode(request)));
+  return requests.map((request, i) => (request === null ? null : encode(request, historyFields[i])));
 }
 
 function extendsPrior(
@@ -115,8 +126,8 @@ function extendsPrior(
 }
 
 /**
- * sha256 of the full request's canonical JSON (`fingerprintOf`), fed only the messages added since
- * the previous call when the base is unchanged: the hash state after `{…,"messages":[m1,…,mk` is
+ * sha256 of the full request's canonical JSON (`fingerprintOf`), fed only the items added since
+ * the previous call when the base is unchanged: the hash state after `{…,"<field>":[m1,…,mk` is
  * kept and copied, so a long session is not re-hashed from its first message on every call.
  */
 function incrementalFingerprint() {
@@ -124,14 +135,14 @@ function incrementalFingerprint() {
   return (
     base: CanonicalRequest,
     baseJson: string,
-    view: { log: readonly Json[]; count: number } | undefined,
+    view: { log: readonly Json[]; count: number; field: string } | undefined,
     keptMessages: number,
   ): string => {
     if (!view) {
       state = undefined;
       return createHash('sha256').update(baseJson).digest('hex');
     }
-    const { before, after } = aroundMessages(base);
+    const { before, after } = aroundHistory(base, view.field);
     if (state === undefined || keptMessages < 0 || keptMessages !== state.count) {
       state = { hash: createHash('sha256').update(before), count: 0 };
     }
@@ -142,21 +153,21 @@ function incrementalFingerprint() {
   };
 }
 
-/** The canonical JSON of `{...base, messages: [...]}` around the messages: `{…,"messages":[` and `]…}`. */
-function aroundMessages(base: CanonicalRequest): { before: string; after: string } {
+/** The canonical JSON of `{...base, [field]: [...]}` around the history: `{…,"<field>":[` and `]…}`. */
+function aroundHistory(base: CanonicalRequest, field: string): { before: string; after: string } {
   const pairs = Object.keys(base)
-    .filter((key) => key !== 'messages' && base[key] !== undefined)
+    .filter((key) => key !== field && base[key] !== undefined)
     .sort()
     .map((key) => ({ key, text: `${JSON.stringify(key)}:${canonicalJson(base[key])}` }));
   const head = pairs
-    .filter((pair) => pair.key < 'messages')
+    .filter((pair) => pair.key < field)
     .map((pair) => `${pair.text},`)
     .join('');
   const tail = pairs
-    .filter((pair) => pair.key > 'messages')
+    .filter((pair) => pair.key > field)
     .map((pair) => `,${pair.text}`)
     .join('');
-  return { before: `{${head}"messages":[`, after: `]${tail}}` };
+  return { before: `{${head}${JSON.stringify(field)}:[`, after: `]${tail}}` };
 }
 
 /** Where a stored request cannot be rebuilt: the index in the lineage and why. */
@@ -167,11 +178,12 @@ export interface RebuildProblem {
 
 /**
  * Inverse of `encodeRequests`. Returns the problem instead when a line refers to state it cannot
- * have. The rebuilt requests of a lineage share one message log (`sharedRequest`): rebuilding a
+ * have. The rebuilt requests of a lineage share one history log (`sharedRequest`): rebuilding a
  * call costs what it added.
  */
 export function decodeRequests(
   stored: readonly (StoredRequest | null)[],
+  historyFields: readonly (string | undefined)[],
 ): (CanonicalRequest | null)[] | RebuildProblem {
   const out: (CanonicalRequest | null)[] = [];
   let base: CanonicalRequest | undefined;
@@ -188,30 +200,33 @@ export function decodeRequests(
       out.push(base);
       continue;
     }
+    const field = historyFields[index];
+    if (field === undefined) return { index, message: "`added` holds history, but this call's protocol has none" };
     if (entry.reset || !log) log = [];
     for (const message of entry.added) log.push(message);
-    out.push(sharedRequest(base, log, log.length));
+    out.push(sharedRequest(base, log, log.length, field));
   }
   return out;
 }
 
 /**
  * For one lineage: hands back each request (as parsed, keys in any order) canonical, as a
- * `sharedRequest` over one message log, so a recorder holding a session's requests holds each
- * message once, and canonicalises only the messages it has not seen. A request whose messages do
- * not extend (or repeat a prefix of) the log starts a new one. Order-independent: every request
- * handed back shows exactly its own messages.
+ * `sharedRequest` over one history log, so a recorder holding a session's requests holds each
+ * history item once, and canonicalises only the items it has not seen. A request whose history
+ * does not extend (or repeat a prefix of) the log starts a new one. Order-independent: every
+ * request handed back shows exactly its own history. `historyField` is the protocol's.
  */
-export function createMessageSharer(): (content: CanonicalRequest) => CanonicalRequest {
+export function createMessageSharer(historyField: string | undefined): (content: CanonicalRequest) => CanonicalRequest {
   let log: Json[] = [];
   return (content) => {
-    const { messages, ...rest } = content;
+    if (historyField === undefined) return canonicalize(content) as CanonicalRequest;
+    const { [historyField]: messages, ...rest } = content;
     if (!Array.isArray(messages)) return canonicalize(content) as CanonicalRequest;
     const common = Math.min(messages.length, log.length);
     let same = true;
     for (let i = 0; i < common && same; i++) same = jsonEqual(log[i], messages[i]);
     if (!same) log = [];
     for (let i = log.length; i < messages.length; i++) log.push(canonicalize(messages[i]));
-    return sharedRequest(canonicalize(rest) as CanonicalRequest, log, messages.length);
+    return sharedRequest(canonicalize(rest) as CanonicalRequest, log, messages.length, historyField);
   };
 }

@@ -113,7 +113,7 @@ function edited(request: CanonicalRequest, change: Edit | undefined): Json {
 
 /** The session as replay holds it after loading: every request a view over one shared message log. */
 function loaded(requests: readonly CanonicalRequest[]): CanonicalRequest[] {
-  const rebuilt = decodeRequests(encodeRequests(requests));
+  const rebuilt = decodeRequests(encodeRequests(requests, chatFields(requests)), chatFields(requests));
   if (!Array.isArray(rebuilt)) throw new Error(rebuilt.message);
   return rebuilt as CanonicalRequest[];
 }
@@ -124,7 +124,7 @@ describe('strict matching against a recorded request that shares its session’s
     (requests, pick) => {
       const i = pick % requests.length;
       const plain = requests[i] as CanonicalRequest;
-      const share = createMessageSharer();
+      const share = createMessageSharer('messages');
       const recorded = requests.map(share)[i] as CanonicalRequest;
       expect(requestEqual(loaded(requests)[i] as Json, edited(plain, undefined))).toBe(true);
       expect(requestEqual(recorded, edited(plain, undefined))).toBe(true);
@@ -140,7 +140,7 @@ describe('strict matching against a recorded request that shares its session’s
       // The edit is one: the full requests differ.
       expect(jsonEqual(plain, live)).toBe(false);
       expect(requestEqual(loaded(requests)[i] as Json, live)).toBe(false);
-      expect(requestEqual(requests.map(createMessageSharer())[i] as Json, live)).toBe(false);
+      expect(requestEqual(requests.map(createMessageSharer('messages'))[i] as Json, live)).toBe(false);
     },
   );
 
@@ -169,3 +169,8 @@ describe('strict matching against a recorded request that shares its session’s
     },
   );
 });
+
+/** Chat-completions requests: each call's history is its `messages`. */
+function chatFields(requests: readonly unknown[]): string[] {
+  return requests.map(() => 'messages');
+}

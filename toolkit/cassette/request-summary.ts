@@ -4,12 +4,13 @@ import type { CanonicalRequest } from '../canonical/canonical-request.js';
 const PREVIEW_CHARS = 60;
 
 /**
- * `deepseek-v4-flash · 3 messages · tools: read, task · last user: "Summarise the…"`. The encoder
- * passes the message count and the last message itself, so summarising never copies a long history.
+ * `deepseek-v4-flash · 3 messages · tools: read, task · last user: "Summarise the…"`. The caller
+ * passes the length of the request's history (its protocol's `historyField`) and its last item
+ * (`historySummary`), so summarising never copies a long history.
  */
 export function summarizeRequest(
   request: CanonicalRequest,
-  messages: { readonly count: number; readonly last: unknown } | undefined = messagesOf(request),
+  messages: { readonly count: number; readonly last: unknown } | undefined,
 ): string {
   const parts: string[] = [typeof request['model'] === 'string' ? request['model'] : '(no model)'];
   if (messages) parts.push(`${messages.count} message${messages.count === 1 ? '' : 's'}`);
@@ -17,7 +18,9 @@ export function summarizeRequest(
   if (tools.length > 0) parts.push(`tools: ${tools.join(', ')}`);
   const last = messages?.last as Json | undefined;
   if (last !== null && typeof last === 'object' && !Array.isArray(last)) {
-    parts.push(`last ${String(last['role'])}: ${JSON.stringify(preview(last['content']))}`);
+    // History items that are not messages (a tool call, a tool result) say their type instead of a role.
+    const kind = last['role'] ?? last['type'];
+    parts.push(`last ${String(kind)}: ${JSON.stringify(preview(last['content'] ?? last['output']))}`);
   }
   return parts.join(' · ');
 }
@@ -36,7 +39,11 @@ function preview(content: unknown): string {
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}…` : flat;
 }
 
-function messagesOf(request: CanonicalRequest): { count: number; last: unknown } | undefined {
-  const messages = request['messages'];
-  return Array.isArray(messages) ? { count: messages.length, last: messages.at(-1) } : undefined;
+/** The length and last item of a request's history field (its protocol's `historyField`); `undefined` when it has none. */
+export function historySummary(
+  request: CanonicalRequest,
+  historyField: string | undefined,
+): { count: number; last: unknown } | undefined {
+  const history = historyField === undefined ? undefined : request[historyField];
+  return Array.isArray(history) ? { count: history.length, last: history.at(-1) } : undefined;
 }

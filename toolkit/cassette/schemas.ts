@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../harness/schema.js';
 import { normalisationRulesSchema } from '../normalisation/rules-schema.js';
+import { CALL_PROTOCOLS } from '../protocols/registry.js';
 
 const headers = { type: 'object', additionalProperties: { type: 'string' } };
 const delay = { type: 'integer', minimum: 0 };
@@ -82,6 +83,7 @@ export const callLineSchema: JsonSchema = {
   properties: {
     lineage,
     call: { type: 'integer', minimum: 1 },
+    protocol: { enum: CALL_PROTOCOLS },
     request: {
       oneOf: [
         { type: 'null' },

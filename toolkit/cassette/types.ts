@@ -1,13 +1,15 @@
 import type { Json } from '../canonical/canonical-json.js';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import type { NormalisationRule } from '../normalisation/types.js';
+import type { AuthoredReply } from '../authored/types.js';
+import type { CallProtocol } from '../protocols/registry.js';
 
 /** One server-sent event as received. `delay` is whole milliseconds since the previous event (or since the request, for the first). */
 export type SseEvent =
   | { readonly delay: number; readonly data: string; readonly event?: string }
   | { readonly delay: number; readonly comment: string };
 
-/** A streamed (`text/event-stream`) answer. `done` says the stream ended with `data: [DONE]`. */
+/** A streamed (`text/event-stream`) answer. `done` says the stream ended with its protocol's sentinel (`data: [DONE]`). */
 export interface StreamedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -50,6 +52,22 @@ export type RecordedResponse = StreamedResponse | BodyResponse | { readonly erro
 export interface CassetteCall {
   readonly request: CanonicalRequest | null;
   readonly response: RecordedResponse;
+  /** The model API the call spoke (`http`: none claimed it, never threaded). Default: `chat-completions`. */
+  readonly protocol?: CallProtocol;
+  /**
+   * An authored reply (in memory only): served in the wire form of the protocol of the request it
+   * answers, `response` being its chat-completions stream.
+   */
+  readonly authored?: AuthoredAnswer;
+}
+
+/** An authored turn and what makes its rendering stable: the same bytes on every run. */
+export interface AuthoredAnswer {
+  readonly turn: AuthoredReply;
+  readonly model: string;
+  readonly toolCallIds: readonly string[];
+  readonly answerId: string;
+  readonly eventDelay: number;
 }
 
 export interface Provenance {
@@ -121,11 +139,11 @@ export interface StoredRequest {
   readonly fingerprint: string;
   /** One human line: model, message count, tools, last message. */
   readonly summary: string;
-  /** The request without `messages`; omitted when equal to the previous call's. */
+  /** The request without its history field (`messages`, `input`, …); omitted when equal to the previous call's. */
   readonly base?: CanonicalRequest;
-  /** Messages appended since this lineage's previous call; absent when the request has no `messages` array. */
+  /** Items appended to the history field since this lineage's previous call; absent when the request has no such array. */
   readonly added?: readonly Json[];
-  /** The messages are not an extension of the previous call's: `added` holds all of them. */
+  /** The history is not an extension of the previous call's: `added` holds all of it. */
   readonly reset?: true;
 }
 
@@ -133,6 +151,8 @@ export interface StoredRequest {
 export interface CallLine {
   readonly lineage: string;
   readonly call: number;
+  /** Left out for chat completions, the default (every cassette written before protocols were stored). */
+  readonly protocol?: CallProtocol;
   readonly request: StoredRequest | null;
   readonly response: RecordedResponse;
 }

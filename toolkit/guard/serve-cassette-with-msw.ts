@@ -1,12 +1,17 @@
 import type { RequestHandler } from 'msw';
 import { http } from 'msw/core/http';
+import { readRequest } from '../canonical/canonical-request.js';
 import { CassetteError } from '../errors/cassette-error.js';
 import type { Cassette } from '../cassette/types.js';
+import { protocolOf } from '../protocols/registry.js';
 import { failureResponse } from '../replay/failure-response.js';
 import { createReplayingFetch, type ReplayingFetch, type ReplayOptions } from '../replay/replaying-fetch.js';
 
 export interface MswCassetteOptions extends ReplayOptions {
-  /** The client's base URL, e.g. `https://api.deepseek.com`: `POST <baseUrl>/chat/completions` is served. */
+  /**
+   * The client's base URL, e.g. `https://api.deepseek.com`: every model call under it that a wire
+   * protocol claims (`POST <baseUrl>/chat/completions`, `POST <baseUrl>/responses`, …) is served.
+   */
   readonly baseUrl: string;
 }
 
@@ -19,18 +24,21 @@ export interface MswCassette {
 
 /**
  * Serves a cassette through msw for code whose fetch cannot be injected. Same replay as the
- * injected fetch; replay errors come back as the replaying fetch answers them, HTTP 422 with an
- * OpenAI-shaped JSON error (and stay in `replay.report()`), recorded network failures as network
- * errors.
+ * injected fetch; replay errors come back as the replaying fetch answers them, in the error shape
+ * of the call's protocol (and stay in `replay.report()`), recorded network failures as network
+ * errors. A request under the base URL that no protocol claims is left to other handlers.
  */
 export function serveCassetteWithMsw(cassette: Cassette, options: MswCassetteOptions): MswCassette {
   const replay = createReplayingFetch(cassette, options);
-  const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const handler = http.post(endpoint, async ({ request }) => {
+  const handler = http.all(`${options.baseUrl.replace(/\/+$/, '')}/*`, async ({ request }) => {
+    const url = new URL(request.url);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.clone().text();
+    const protocol = protocolOf({ method: request.method, url, body: readRequest(body).sent });
+    if (!protocol) return undefined;
     try {
       return await replay(request);
     } catch (error) {
-      if (error instanceof CassetteError) return failureResponse(error);
+      if (error instanceof CassetteError) return failureResponse(error, protocol);
       return Response.error();
     }
   });

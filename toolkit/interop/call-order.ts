@@ -1,5 +1,5 @@
 import type { Cassette, CassetteCall } from '../cassette/types.js';
-import { replyOfResponse } from '../threading/reply-of-response.js';
+import { protocolById } from '../protocols/registry.js';
 
 /** A call of a cassette with where it belongs. */
 export interface OrderedCall {
@@ -25,7 +25,7 @@ export function callOrder(cassette: Cassette): OrderedCall[] {
     const placed = new Set<string>();
     (cassette.calls[lineage] ?? []).forEach((value, index) => {
       ordered.push({ lineage, call: index + 1, value });
-      for (const { id } of replyOfResponse(value.response)?.toolCalls ?? []) {
+      for (const { id } of protocolById(value.protocol)?.reply(value.response)?.message.toolCalls ?? []) {
         const child = `${lineage}/${id}`;
         if (children.includes(child) && !placed.has(child)) {
           placed.add(child);

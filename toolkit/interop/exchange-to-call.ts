@@ -2,17 +2,24 @@ import { canonicalRequest } from '../canonical/canonical-request.js';
 import { SseParser } from '../cassette/sse-parser.js';
 import type { CassetteCall, RecordedResponse, SseEvent } from '../cassette/types.js';
 import { DEFAULT_RESPONSE_HEADERS } from '../record/capture-response.js';
+import { callProtocol } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
 import type { HttpExchange } from './http-exchange.js';
 
 /**
- * The model call a fixture's exchange stands for. A streamed body is split back into its SSE
- * events; fixtures keep no chunk timing, so every delay is 0 (`meta.json` says where it came from).
+ * The model call a fixture's exchange stands for, in `protocol`. A streamed body is split back
+ * into its SSE events (the protocol's sentinel, if it has one, ends the stream); fixtures keep no
+ * chunk timing, so every delay is 0 (`meta.json` says where it came from).
  */
-export function exchangeToCall(exchange: HttpExchange): CassetteCall {
-  return { request: canonicalRequest(exchange.requestBody), response: responseOf(exchange) };
+export function exchangeToCall(exchange: HttpExchange, protocol: WireProtocol | undefined): CassetteCall {
+  return {
+    request: canonicalRequest(exchange.requestBody),
+    response: responseOf(exchange, protocol?.framing.sentinel),
+    protocol: callProtocol(protocol),
+  };
 }
 
-function responseOf(exchange: HttpExchange): RecordedResponse {
+function responseOf(exchange: HttpExchange, sentinel: string | undefined): RecordedResponse {
   const headers = keptHeaders(exchange.responseHeaders);
   if (exchange.status >= 400)
     return { error: { kind: 'http', status: exchange.status, headers, body: exchange.responseBody } };
@@ -24,7 +31,7 @@ function responseOf(exchange: HttpExchange): RecordedResponse {
   const events: SseEvent[] = [];
   let done = false;
   for (const event of parsed) {
-    if ('data' in event && event.data === '[DONE]') done = true;
+    if ('data' in event && sentinel !== undefined && event.data === sentinel) done = true;
     else if (!done) events.push({ delay: 0, ...event });
   }
   return { status: exchange.status, headers, events, done };

@@ -1,3 +1,7 @@
+import { readRequest } from '../canonical/canonical-request.js';
+import { protocolOf } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
+
 /** The fixture formats nestcast reads and writes besides its own cassettes. */
 export type FixtureFormat = 'nock' | 'polly' | 'har';
 
@@ -24,7 +28,11 @@ export interface HttpExchange {
   readonly responseBody: string;
 }
 
-/** An OpenAI-compatible chat-completions call: the only requests a cassette holds. */
-export function isChatCompletion(exchange: HttpExchange): boolean {
-  return exchange.method.toUpperCase() === 'POST' && /\/chat\/completions\/?$/.test(new URL(exchange.url).pathname);
+/** The model API an exchange spoke (a wire protocol claims it); `undefined` for any other HTTP call. */
+export function protocolOfExchange(exchange: HttpExchange): WireProtocol | undefined {
+  return protocolOf({
+    method: exchange.method.toUpperCase(),
+    url: new URL(exchange.url),
+    body: readRequest(exchange.requestBody).sent,
+  });
 }

@@ -9,7 +9,9 @@ import { credentialSecrets } from '../secrets/credential-headers.js';
 import { threadCalls } from '../threading/thread-calls.js';
 import type { AmbiguousChild } from '../threading/types.js';
 import { exchangeToCall } from './exchange-to-call.js';
-import { isChatCompletion, type FixtureFormat, type HttpExchange } from './http-exchange.js';
+import { protocolOfExchange, type FixtureFormat, type HttpExchange } from './http-exchange.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
+import { callProtocol, PROTOCOLS } from '../protocols/registry.js';
 import { InteropError } from './interop-error.js';
 import { readHar } from './read-har.js';
 import { readNockFixture } from './read-nock-fixture.js';
@@ -22,7 +24,7 @@ export interface ImportOptions {
   readonly secrets?: readonly string[];
 }
 
-/** A request of the fixture that is not a chat-completions call, left out. */
+/** A request of the fixture that no wire protocol claims (not a model call), left out. */
 export interface SkippedExchange {
   readonly index: number;
   readonly method: string;
@@ -39,29 +41,35 @@ export interface ImportResult {
 }
 
 /**
- * Converts a nock fixture, a Polly.js recording or a HAR file into a cassette folder. Each
- * chat-completions call is filed under the session that made it: the `x-session-lineage` header
- * when the fixture kept request headers, else the session derived from the requests' content.
+ * Converts a nock fixture, a Polly.js recording or a HAR file into a cassette folder. Each model
+ * call (any wire protocol's) is filed under the session that made it: the `x-session-lineage`
+ * header when the fixture kept request headers, else the session derived from the requests' content.
  */
 export async function importFixture(file: string, options: ImportOptions): Promise<ImportResult> {
   const exchanges = readExchanges(await readJson(file), options.from, file);
-  const chats = exchanges.filter(isChatCompletion);
-  const skipped = exchanges
-    .filter((exchange) => !isChatCompletion(exchange))
-    .map(({ index, method, url }) => ({ index, method, url }));
+  const claimed = exchanges.map((exchange) => ({ exchange, protocol: protocolOfExchange(exchange) }));
+  const models = claimed.filter(
+    (entry): entry is { exchange: HttpExchange; protocol: WireProtocol } => !!entry.protocol,
+  );
+  const chats = models.map((entry) => entry.exchange);
+  const skipped = claimed
+    .filter((entry) => !entry.protocol)
+    .map(({ exchange: { index, method, url } }) => ({ index, method, url }));
   if (chats.length === 0) {
+    const known = PROTOCOLS.map((protocol) => `POST …/${protocol.endpoint({}, false)}`).join(', ');
     throw new InteropError(
       'IMPORT_EMPTY',
-      `${file}: no POST …/chat/completions request among its ${exchanges.length} entries; nothing to import.`,
+      `${file}: no model call (${known}) among its ${exchanges.length} entries; nothing to import.`,
     );
   }
-  const calls = chats.map(exchangeToCall);
+  const calls = models.map(({ exchange, protocol }) => exchangeToCall(exchange, protocol));
   const { lineages, ambiguities } = threadCalls(
-    chats.map((exchange, i) => {
+    models.map(({ exchange, protocol }, i) => {
       const lineage = exchange.requestHeaders[LINEAGE_HEADER];
       return {
         request: exchange.requestBody,
         response: (calls[i] as CassetteCall).response,
+        protocol: callProtocol(protocol),
         ...(lineage ? { explicitLineage: lineage } : {}),
       };
     }),
@@ -73,7 +81,7 @@ export async function importFixture(file: string, options: ImportOptions): Promi
     provenance: {
       source: 'recorded',
       host: new URL(first.url).host,
-      baseUrl: new URL(first.url).href.replace(/\/chat\/completions\/?$/, ''),
+      baseUrl: baseUrlOf(first.url, (models[0] as { protocol: WireProtocol }).protocol, calls[0] as CassetteCall),
       ...modelOf(calls[0] as CassetteCall),
       importedFrom: options.from,
       recordedAt: new Date().toISOString(),
@@ -120,6 +128,16 @@ function secretsOf(chats: readonly HttpExchange[], given: readonly string[]): Se
     }
   }
   return secrets;
+}
+
+/** The base URL a client was given: the call's URL without its protocol's endpoint path. */
+function baseUrlOf(url: string, protocol: WireProtocol, call: CassetteCall): string {
+  const href = new URL(url);
+  href.search = '';
+  const endpoint = `/${protocol.endpoint(call.request ?? {}, 'events' in call.response)}`;
+  const path = href.pathname.replace(/\/+$/, '');
+  if (path.endsWith(endpoint)) href.pathname = path.slice(0, -endpoint.length);
+  return href.href.replace(/\/+$/, '');
 }
 
 function modelOf(call: CassetteCall): { model?: string } {

@@ -267,7 +267,7 @@ describe('nestcast import', () => {
     ],
     ['polly', '{"log":{}}', 'IMPORT_INVALID', '/log/entries is missing'],
     ['har', 'not json', 'IMPORT_INVALID', 'not JSON'],
-    ['har', '{"log":{"entries":[]}}', 'IMPORT_EMPTY', 'no POST …/chat/completions request'],
+    ['har', '{"log":{"entries":[]}}', 'IMPORT_EMPTY', 'no model call (POST …/chat/completions'],
   ])(
     'a bad %s fixture (%s) is %s naming the entry and field, and nothing is written',
     async (from, text, code, words) => {

@@ -31,8 +31,11 @@ export interface WireProtocol {
    */
   readonly historyField: string | undefined;
 
-  /** The conversation the threader reads, protocol-neutral. */
-  conversation(request: WireRequest): Conversation;
+  /**
+   * The conversation the threader reads, protocol-neutral, from the request body alone (a stored
+   * request has no URL): the same messages whether read off the wire or out of a cassette.
+   */
+  conversation(body: CanonicalRequest): Conversation;
 
   /**
    * The assistant turn a recorded answer becomes in the session's next request (text and tool
@@ -40,6 +43,22 @@ export interface WireProtocol {
    * answer this API would send back.
    */
   reply(response: RecordedResponse): ReplyOf | undefined;
+
+  /**
+   * Whether a recorded answer may hold tool calls, without parsing it (`true` when unsure): replay
+   * reads a reply for its tool calls only when a later call needs them or it may have some.
+   */
+  mayCallTools(response: RecordedResponse): boolean;
+
+  /** What one streamed event carried, for the report's timeline; `undefined` for bookkeeping events. */
+  eventKind(event: { readonly data: string; readonly event?: string }): StreamPhase | undefined;
+
+  /**
+   * The path, relative to a base URL, a request of this API is sent to (`chat/completions`,
+   * `responses`, `v1/messages`, `v1beta/models/<model>:generateContent`): where `export` files a
+   * stored call and what `import` strips to find the base URL.
+   */
+  endpoint(body: CanonicalRequest, stream: boolean): string;
 
   /**
    * The HTTP answer for a replay failure that this API's SDKs surface at once, without retries,
@@ -60,7 +79,10 @@ export interface WireProtocol {
 
 export type ProtocolId = 'chat-completions' | 'openai-responses' | 'anthropic-messages' | 'gemini';
 
-/** A request as every protocol reads it. `body` is the parsed JSON body (`undefined` when it is not JSON). */
+/**
+ * A request as every protocol reads it. `body` is the parsed JSON body as sent, transport fields
+ * (`stream`) included (`undefined` when it is not a JSON object).
+ */
 export interface WireRequest {
   readonly method: string;
   readonly url: URL;
@@ -140,8 +162,11 @@ export interface RenderContext {
   readonly model: string;
   /** Resolved tool-call ids, one per `turn.toolCalls` entry (protocols without ids ignore them). */
   readonly toolCallIds: readonly string[];
-  /** A stable id for this answer (`chatcmpl-…`, `msg_…`, `resp_…`), the same on every run. */
+  /** A stable id stem for this answer, the same on every run; each protocol adds its prefix (`chatcmpl-…`, `msg_…`, `resp_…`). */
   readonly answerId: string;
   /** Delay stored on every streamed event, in ms. */
   readonly eventDelay: number;
 }
+
+/** What a stretch of a streamed answer carried. */
+export type StreamPhase = 'reasoning' | 'text' | 'tool-call';

@@ -9,15 +9,16 @@ import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../ca
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
-import { replyOfResponse } from '../threading/reply-of-response.js';
-import { messagesOf } from '../threading/thread-calls.js';
+import { callProtocol, protocolOf } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
+import { conversationOf, replyOf } from '../threading/thread-calls.js';
 import { Threader, type ThreadInput } from '../threading/threader.js';
 import type { AmbiguousChild } from '../threading/types.js';
 import { callerSignal } from '../replay/caller-signal.js';
 import { incomingCall } from '../replay/incoming-call.js';
 import { captureResponse, DEFAULT_RESPONSE_HEADERS } from './capture-response.js';
 import { classifyFailure } from './classify-failure.js';
-import { credentialSecrets } from '../secrets/credential-headers.js';
+import { credentialQuerySecrets, credentialSecrets } from '../secrets/credential-headers.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 import type { Secret } from '../secrets/secret.js';
 
@@ -74,6 +75,8 @@ export interface RecordingFetch {
 interface Capture {
   request: CanonicalRequest;
   readonly url: URL;
+  /** The model API the call speaks; `undefined` for opaque HTTP. */
+  protocol?: WireProtocol;
   /** Key of the request's messages, set for a call whose session was derived: later calls that extend it wait for its reply. */
   threadKey?: string;
   response?: RecordedResponse;
@@ -95,7 +98,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
   const normaliser = createNormaliser(options.normalise ?? {}, 'the recording options');
   const normalising = normaliser.rules.length > 0 || options.normalise?.hook !== undefined;
   const threader = new Threader();
-  // A session's requests repeat its history: each message is kept once, whatever the session's length.
+  // A session's requests repeat its history: each item is kept once, whatever the session's length.
   const sharers = new Map<string, (request: CanonicalRequest) => CanonicalRequest>();
   /** Derived calls whose reply is still streaming, by the key of their messages. */
   const inFlight = new Set<Capture>();
@@ -131,7 +134,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     const signal = callerSignal(input, init);
     if (signal.aborted) throw signal.reason;
     const named = explicitLineage(call.headers);
-    for (const secret of credentialSecrets(call.headers)) {
+    for (const secret of [...credentialSecrets(call.headers), ...credentialQuerySecrets(call.url)]) {
       if (!secrets.has(secret.value)) secrets.set(secret.value, secret);
       // Process-wide too: `cassette()` then `saveCassette()` (the merge pattern) must not lose them.
       rememberSecret(secret.value, secret.label);
@@ -140,20 +143,23 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     const capture: Capture = { request: {}, url: call.url, settled };
     let lineage = named;
     try {
-      const content = readRequest(await call.text()).content;
-      // Without rules the sharer below canonicalises what it keeps, the messages it has not seen:
+      const { content, sent } = readRequest(await call.text());
+      capture.protocol = protocolOf({ method: call.method, url: call.url, body: sent });
+      // Without rules the sharer below canonicalises what it keeps, the items it has not seen:
       // canonicalising the whole history first copied every message of a long session on every call.
       capture.request = normalising ? normaliser.apply(canonicalize(content) as CanonicalRequest) : content;
       if (lineage === undefined) {
-        const threadInput = threader.input(messagesOf(capture.request));
+        const threadInput = threader.input(conversationOf(capture.protocol, capture.request));
         lineage = await threadAfterReplies(threadInput, capture);
       }
     } catch (error) {
       settle();
       throw error;
     }
-    const share = sharers.get(lineage) ?? createMessageSharer();
-    sharers.set(lineage, share);
+    const protocol = capture.protocol;
+    const sharerKey = `${lineage}\u0000${callProtocol(protocol)}`;
+    const share = sharers.get(sharerKey) ?? createMessageSharer(protocol?.historyField);
+    sharers.set(sharerKey, share);
     capture.request = share(capture.request);
     const calls = sessions.get(lineage) ?? [];
     sessions.set(lineage, calls);
@@ -162,7 +168,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     const finish = (recorded: RecordedResponse): void => {
       capture.response = recorded;
       if (derived !== undefined) {
-        threader.settle(derived, replyOfResponse(recorded));
+        threader.settle(derived, replyOf(protocol, recorded));
         inFlight.delete(capture);
       }
       settle();
@@ -187,6 +193,7 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
       calls[lineage] = captures.map((capture) => ({
         request: capture.request,
         response: capture.response as RecordedResponse,
+        protocol: callProtocol(capture.protocol),
       }));
     }
     const first = all[0];

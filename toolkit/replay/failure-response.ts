@@ -1,13 +1,15 @@
-/** 422: a status no SDK retries, so the nestcast message is what the caller sees, at once. */
-export const REPLAY_FAILURE_STATUS = 422;
+import type { CassetteError } from '../errors/cassette-error.js';
+import { errorResponseOf } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
 
-/** A replay failure as an OpenAI-shaped error body: every client that shows `error.message` shows ours. */
-export function failureResponse(error: { readonly code: string; readonly message: string }): Response {
-  const body = {
-    error: { message: `${error.code}: ${error.message}`, type: 'nestcast_replay_error', code: error.code, param: null },
-  };
-  return new Response(JSON.stringify(body), {
-    status: REPLAY_FAILURE_STATUS,
-    headers: { 'content-type': 'application/json', 'x-nestcast-error': error.code },
+/**
+ * A replay failure as the error answer of the call's protocol: a status its SDKs never retry and
+ * the body they read, so every client that shows the API's error message shows ours, at once.
+ */
+export function failureResponse(error: CassetteError, protocol: WireProtocol | undefined): Response {
+  const answer = errorResponseOf(protocol, error.code, error.message);
+  return new Response(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { ...answer.headers, 'x-nestcast-error': error.code },
   });
 }

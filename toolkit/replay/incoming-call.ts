@@ -1,5 +1,7 @@
 /** What nestcast reads of a fetch call: its URL and headers now, its body text when matching or recording. */
 export interface IncomingCall {
+  /** Upper case, as fetch normalises it. */
+  readonly method: string;
   readonly url: URL;
   readonly headers: Headers;
   /** The body as text. Reads a copy, so the call can still be sent on. */
@@ -27,6 +29,7 @@ export function incomingCall(input: string | URL | Request, init: RequestInit | 
   ) {
     const url = new URL(input);
     return {
+      method,
       url,
       headers: new Headers(init?.headers),
       text: () => Promise.resolve(body),
@@ -35,6 +38,7 @@ export function incomingCall(input: string | URL | Request, init: RequestInit | 
   }
   const request = new Request(input, init);
   return {
+    method: request.method,
     url: new URL(request.url),
     headers: request.headers,
     text: () => request.clone().text(),

@@ -8,9 +8,10 @@ import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
-import { mayAskForTools, replyOfResponse } from '../threading/reply-of-response.js';
+import { protocolById, protocolOf } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
 import type { ReplySource } from '../threading/threader.js';
-import { messagesOf } from '../threading/thread-calls.js';
+import { conversationOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
 import {
   cassetteExhausted,
@@ -21,7 +22,6 @@ import {
   type MessageContext,
 } from './replay-messages.js';
 import { callerSignal } from './caller-signal.js';
-import { completionFromStream } from './completion-from-stream.js';
 import { failureResponse } from './failure-response.js';
 import { incomingCall } from './incoming-call.js';
 import { respond } from './respond.js';
@@ -44,10 +44,10 @@ export interface ReplayOptions {
    */
   readonly normalise?: Normalisation;
   /**
-   * How a failed match reaches the caller. `respond` (default): an HTTP 422 with an OpenAI-shaped
-   * JSON error carrying the code and message, which SDKs show at once instead of retrying into
-   * `Connection error.`. `reject`: the fetch rejects with the CassetteError. Either way the
-   * failure is kept for `assertConsumed`.
+   * How a failed match reaches the caller. `respond` (default): the error answer of the call's
+   * protocol (`WireProtocol.errorResponse`) carrying the code and message, which its SDKs show at
+   * once instead of retrying into `Connection error.`. `reject`: the fetch rejects with the
+   * CassetteError. Either way the failure is kept for `assertConsumed`.
    */
   readonly failures?: 'respond' | 'reject';
   /** Told which session each call was filed under (named or derived), with its body, before it is answered. */
@@ -118,10 +118,10 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   const failures: CassetteError[] = [];
   const answerFailure = options.failures ?? 'respond';
 
-  const fail = (state: SessionState, error: CassetteError): Promise<Response> => {
+  const fail = (state: SessionState, error: CassetteError, protocol: WireProtocol | undefined): Promise<Response> => {
     state.failure ??= error;
     failures.push(error);
-    return answerFailure === 'reject' ? Promise.reject(error) : Promise.resolve(failureResponse(error));
+    return answerFailure === 'reject' ? Promise.reject(error) : Promise.resolve(failureResponse(error, protocol));
   };
 
   const replayingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -132,34 +132,37 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     // A named call takes its cursor on arrival; a derived one once its content says which session it is.
     const taken = named === undefined ? undefined : take(named);
     const body = await request.text();
-    const { content, stream } = readRequest(body);
+    const { content, stream: streamField, sent } = readRequest(body);
+    const protocol = protocolOf({ method: request.method, url: request.url, body: sent });
+    const stream = protocol ? protocol.streams({ method: request.method, url: request.url, body: sent }) : streamField;
     const live = normalising ? normaliser.apply(content) : content;
-    const placed = taken === undefined ? place(live) : undefined;
+    const placed = taken === undefined ? place(live, protocol) : undefined;
     const { lineage, state, call } = taken ?? take(placed?.lineage as string);
     options.onCall?.({ lineage, body, headers: request.headers });
     const recorded = calls[lineage];
-    if (state.failure) return fail(state, state.failure);
-    if (!recorded) return fail(state, unrecordedSession(lineage, Object.keys(calls).sort(), context));
+    if (state.failure) return fail(state, state.failure, protocol);
+    if (!recorded) return fail(state, unrecordedSession(lineage, Object.keys(calls).sort(), context), protocol);
     const entry = recorded[call - 1];
-    if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context));
-    if (named === undefined) threader.settle(lineage, recordedReply(entry.response));
+    if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context), protocol);
+    // An authored reply is served in the wire form of the request it answers, streamed or not.
+    const authored = entry.authored;
+    const response = authored && protocol ? protocol.render(authored.turn, { ...authored, stream }) : entry.response;
+    if (named === undefined)
+      threader.settle(lineage, recordedReply(response, authored ? protocol : protocolById(entry.protocol)));
 
     // An authored turn answers either way; a recorded stream answers only a streaming call, and the reverse.
     const switched = entry.request === null ? undefined : streamSwitch(entry.response, stream);
-    if (switched) return fail(state, requestMismatch(lineage, call, switched, context));
+    if (switched) return fail(state, requestMismatch(lineage, call, switched, context), protocol);
     // The equality check allocates nothing; the readable divergence is built only for a mismatch.
     const proven = placed?.equal === true && call === 1;
     const divergence =
       entry.request === null || proven || sameRequest(entry.request, live)
         ? undefined
         : firstDivergence(entry.request, live);
-    if (divergence && mode === 'strict') return fail(state, requestMismatch(lineage, call, divergence, context));
+    if (divergence && mode === 'strict')
+      return fail(state, requestMismatch(lineage, call, divergence, context), protocol);
     if (divergence)
       warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
-    const response =
-      entry.request === null && !stream && 'events' in entry.response
-        ? completionFromStream(entry.response)
-        : entry.response;
     return respond(response, timing, signal);
   };
 
@@ -171,8 +174,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   };
 
   /** The session of a call that names none, decided and filed synchronously so concurrent calls see each other. */
-  const place = (live: CanonicalRequest): { lineage: string; equal: boolean } => {
-    const threadInput = threader.input(messagesOf(live));
+  const place = (live: CanonicalRequest, protocol: WireProtocol | undefined): { lineage: string; equal: boolean } => {
+    const threadInput = threader.input(conversationOf(protocol, live));
     const placement = threader.place(threadInput);
     // Binding a new session compares its first request already; the match below need not repeat it.
     const bound =
@@ -212,14 +215,14 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
 /** Recorded replies are immutable: each is parsed at most once, and only when a later call needs it. */
 const replies = new WeakMap<RecordedResponse, ReplySource>();
 
-function recordedReply(response: RecordedResponse): ReplySource {
-  if ('error' in response) return undefined;
+function recordedReply(response: RecordedResponse, protocol: WireProtocol | undefined): ReplySource {
+  if ('error' in response || !protocol) return undefined;
   let source = replies.get(response);
   if (!source) {
-    let parsed: { reply: ReturnType<typeof replyOfResponse> } | undefined;
+    let parsed: { reply: ReturnType<WireProtocol['reply']> } | undefined;
     source = {
-      load: () => (parsed ??= { reply: replyOfResponse(response) }).reply,
-      mayAskForTools: mayAskForTools(response),
+      load: () => (parsed ??= { reply: protocol.reply(response) }).reply,
+      mayAskForTools: protocol.mayCallTools(response),
     };
     replies.set(response, source);
   }

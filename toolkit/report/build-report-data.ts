@@ -1,7 +1,8 @@
 import type { SessionEventMap, SessionLog } from '../../harness/session/types.js';
 import type { Json } from '../canonical/canonical-json.js';
 import type { FailedCall } from '../errors/cassette-error.js';
-import { summarizeRequest } from '../cassette/request-summary.js';
+import { historySummary, summarizeRequest } from '../cassette/request-summary.js';
+import { protocolById } from '../protocols/registry.js';
 import type { Cassette } from '../cassette/types.js';
 import { readCallStream } from './call-stream.js';
 import { laneTree, type LanePlace } from './lane-tree.js';
@@ -217,7 +218,12 @@ function startModelCall(
             to: phase.end / stream.duration,
           })),
     finish: null,
-    request: recorded?.request ? summarizeRequest(recorded.request) : null,
+    request: recorded?.request
+      ? summarizeRequest(
+          recorded.request,
+          historySummary(recorded.request, protocolById(recorded.protocol)?.historyField),
+        )
+      : null,
     text: '',
     reasoning: '',
     toolCalls: [],

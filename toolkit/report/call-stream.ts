@@ -1,4 +1,6 @@
 import type { CassetteCall, SseEvent } from '../cassette/types.js';
+import { protocolById } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
 import type { PhaseKind } from './types.js';
 
 /** A recorded call's stream in time: what arrived when, from the delays the recorder kept. */
@@ -21,16 +23,23 @@ export function readCallStream(call: CassetteCall): CallStream {
       : 'error' in response && response.error.kind !== 'http'
         ? (response.error.partial?.events ?? [])
         : [];
-  return { ...phasesOf(events), error: 'error' in response ? describeFailure(response.error) : null };
+  return {
+    ...phasesOf(events, protocolById(call.protocol)),
+    error: 'error' in response ? describeFailure(response.error) : null,
+  };
 }
 
-function phasesOf(events: readonly SseEvent[]): Pick<CallStream, 'duration' | 'phases'> {
+/** The stream's stretches by what they carried, as the call's protocol reads each event (an opaque call's: none). */
+function phasesOf(
+  events: readonly SseEvent[],
+  protocol: WireProtocol | undefined,
+): Pick<CallStream, 'duration' | 'phases'> {
   const phases: { kind: PhaseKind; start: number; end: number }[] = [];
   let time = 0;
   for (const event of events) {
     const before = time;
     time += event.delay;
-    const kind = 'data' in event ? kindOf(event.data) : undefined;
+    const kind = 'data' in event ? protocol?.eventKind(event) : undefined;
     if (kind === undefined) continue;
     const last = phases.at(-1);
     if (last === undefined && before > 0) phases.push({ kind: 'wait', start: 0, end: before });
@@ -38,23 +47,6 @@ function phasesOf(events: readonly SseEvent[]): Pick<CallStream, 'duration' | 'p
     else phases.push({ kind, start: phases.at(-1)?.end ?? before, end: time });
   }
   return { duration: time, phases };
-}
-
-/** What one chunk carried: thinking, words, or tool-call fragments (role-only and usage chunks carry none). */
-function kindOf(data: string): PhaseKind | undefined {
-  if (data === '[DONE]') return undefined;
-  let chunk: { choices?: { delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: unknown } }[] };
-  try {
-    chunk = JSON.parse(data) as typeof chunk;
-  } catch {
-    return undefined;
-  }
-  const delta = chunk.choices?.[0]?.delta;
-  if (delta === undefined) return undefined;
-  if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') return 'reasoning';
-  if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) return 'tool-call';
-  if (typeof delta.content === 'string' && delta.content !== '') return 'text';
-  return undefined;
 }
 
 function describeFailure(failure: Extract<CassetteCall['response'], { error: unknown }>['error']): string {

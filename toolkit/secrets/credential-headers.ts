@@ -1,14 +1,31 @@
+import { credentialHeaderNames, credentialQueryNames } from '../protocols/registry.js';
 import { MIN_SECRET_LENGTH, type LabelledSecret } from './secret.js';
 
-/** Request headers that carry credentials. Never stored; their values are scanned for before anything is written. */
+/**
+ * Request headers that carry credentials: every protocol's (`WireProtocol.credentials`) and those
+ * of any HTTP API. Never stored; their values are scanned for before anything is written.
+ */
 export const CREDENTIAL_HEADERS: readonly string[] = [
-  'authorization',
-  'proxy-authorization',
-  'api-key',
-  'x-api-key',
-  'x-goog-api-key',
-  'cookie',
+  ...new Set([
+    ...credentialHeaderNames(),
+    'authorization',
+    'proxy-authorization',
+    'api-key',
+    'x-api-key',
+    'x-goog-api-key',
+    'cookie',
+  ]),
 ];
+
+/** The secret values in a request URL's credential query parameters (`?key=`). */
+export function credentialQuerySecrets(url: URL): LabelledSecret[] {
+  const secrets: LabelledSecret[] = [];
+  for (const name of credentialQueryNames()) {
+    for (const value of url.searchParams.getAll(name))
+      if (value.length >= MIN_SECRET_LENGTH) secrets.push({ value, label: `the ${name} query parameter's value` });
+  }
+  return secrets;
+}
 
 /** The secret values in a request's credential headers: the scheme (`Bearer `) stripped, each cookie's value apart. */
 export function credentialSecrets(headers: Headers): LabelledSecret[] {

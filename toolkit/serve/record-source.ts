@@ -4,7 +4,7 @@ import type { SaveResult } from '../cassette/save-cassette.js';
 import type { Normalisation } from '../normalisation/types.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import type { Consumption } from '../replay/replay-messages.js';
-import { CREDENTIAL_HEADERS } from '../secrets/credential-headers.js';
+import { credentialHeaderNames, credentialQueryNames } from '../protocols/registry.js';
 import type { CallSource, RoundReport, ServedCall } from './call-source.js';
 import { parsedBody } from './parsed-body.js';
 import { ServeError } from './serve-error.js';
@@ -29,8 +29,6 @@ export interface RecordSourceOptions {
 const HOP_HEADERS = ['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding'];
 /** fetch has already decoded the body it hands on, so these no longer describe it. */
 const DECODED_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'];
-/** Credential headers a caller's key travels in (cookies are never a model key). */
-const KEY_HEADERS = CREDENTIAL_HEADERS.filter((name) => name !== 'cookie' && name !== 'proxy-authorization');
 
 /**
  * Record mode: each call is forwarded to the real API through the recording fetch, and the
@@ -70,7 +68,7 @@ export function recordSource(options: RecordSourceOptions): CallSource {
       bodies.push(parsedBody(call.body));
       let response: Response;
       try {
-        response = await recording(`${upstream}${call.path}`, {
+        response = await recording(withKey(`${upstream}${call.path}`, options.apiKey), {
           method: call.method,
           headers,
           body: call.body,
@@ -140,13 +138,26 @@ function forwardedHeaders(sent: Headers, apiKey: string | undefined): Headers {
   const headers = new Headers(sent);
   for (const name of HOP_HEADERS) headers.delete(name);
   if (apiKey === undefined) return headers;
-  for (const name of KEY_HEADERS) {
+  for (const name of credentialHeaderNames()) {
     const value = headers.get(name);
     if (value === null) continue;
     const scheme = /^\s*(bearer|basic|token)\s+/i.exec(value)?.[0] ?? '';
     headers.set(name, `${scheme}${apiKey}`);
   }
   return headers;
+}
+
+/** A key the caller sent in the query (Gemini's `key=`), replaced the same way. */
+function withKey(url: string, apiKey: string | undefined): string {
+  if (apiKey === undefined) return url;
+  const parsed = new URL(url);
+  let changed = false;
+  for (const name of credentialQueryNames()) {
+    if (!parsed.searchParams.has(name)) continue;
+    parsed.searchParams.set(name, apiKey);
+    changed = true;
+  }
+  return changed ? parsed.href : url;
 }
 
 function causeOf(error: unknown): string {

@@ -1,26 +1,23 @@
-import { failureResponse } from '../replay/failure-response.js';
+import { readRequest } from '../canonical/canonical-request.js';
+import { errorResponseOf, PROTOCOLS, protocolOf } from '../protocols/registry.js';
+import type { WireProtocol } from '../protocols/wire-protocol.js';
 
-/** One model API the endpoint answers, as the endpoint needs it: which calls are its, and its error shape. */
-export interface ServedApi {
-  readonly title: string;
-  /** How its calls look, for the 404 that lists what is served: `POST <base URL>/chat/completions`. */
-  readonly shape: string;
-  matches(method: string, path: string): boolean;
-  /** An error its clients show at once without retrying, carrying the nestcast code. */
-  errorResponse(code: string, message: string): Response;
+/** The protocol whose model call this is (each protocol knows its own paths), if the endpoint serves it. */
+export function servedProtocol(method: string, path: string, body: string): WireProtocol | undefined {
+  const url = new URL(path, 'http://nestcast-serve');
+  return protocolOf({ method, url, body: readRequest(body).sent });
 }
 
-/** Chat completions, the one API the replay engine speaks until the protocol registry lands. */
-const CHAT_COMPLETIONS: ServedApi = {
-  title: 'OpenAI chat completions',
-  shape: 'POST <base URL>/chat/completions',
-  matches: (method, path) => method === 'POST' && (path.split('?')[0] ?? '').endsWith('/chat/completions'),
-  errorResponse: (code, message) => failureResponse({ code, message }),
-};
+/** What the endpoint serves, for the 404 that says so: `POST <base URL>/chat/completions (OpenAI chat completions), …`. */
+export function servedShapes(): string {
+  return PROTOCOLS.map((protocol) => `POST <base URL>/${protocol.endpoint({}, false)} (${protocol.title})`).join(', ');
+}
 
-export const SERVED_APIS: readonly ServedApi[] = [CHAT_COMPLETIONS];
-
-/** The API a call is for, if the endpoint serves it. */
-export function servedApi(method: string, path: string): ServedApi | undefined {
-  return SERVED_APIS.find((api) => api.matches(method, path));
+/** An error in the protocol's own shape and non-retried status, carrying the nestcast code. */
+export function protocolError(protocol: WireProtocol, code: string, message: string): Response {
+  const answer = errorResponseOf(protocol, code, message);
+  return new Response(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { ...answer.headers, 'x-nestcast-error': code },
+  });
 }

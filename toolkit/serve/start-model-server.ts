@@ -17,7 +17,7 @@ import type { CallSource, RoundReport } from './call-source.js';
 import { clientEnv } from './client-env.js';
 import { recordSource } from './record-source.js';
 import { replaySource } from './replay-source.js';
-import { SERVED_APIS, servedApi } from './served-apis.js';
+import { protocolError, servedProtocol, servedShapes } from './served-apis.js';
 import { ServeError } from './serve-error.js';
 import { CONTROL_PREFIX, sessionRoute } from './session-route.js';
 
@@ -127,19 +127,20 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     } catch (error) {
       return sendNotServed(res, (error as ServeError).message);
     }
-    const api = servedApi(method, route.path);
-    if (api === undefined) {
+    const body = await readBody(req);
+    const protocol = servedProtocol(method, route.path, body);
+    if (protocol === undefined) {
       return sendNotServed(
         res,
-        `nestcast serve does not serve ${method} ${route.path}. It serves ${SERVED_APIS.map((served) => `${served.shape} (${served.title})`).join(', ')}, ` +
+        `nestcast serve does not serve ${method} ${route.path}. It serves ${servedShapes()}, ` +
           `optionally after /lineage/<session>, and POST ${CONTROL_PREFIX}reset.`,
       );
     }
-    const body = await readBody(req);
     if (!isJson(body)) {
       return send(
         res,
-        api.errorResponse(
+        protocolError(
+          protocol,
           'BODY_NOT_JSON',
           `The body of ${method} ${route.path} is not JSON (it starts ${JSON.stringify(body.slice(0, 40))}); a model call's body is a JSON object.`,
         ),
@@ -159,7 +160,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         signal: gone.signal,
       });
     } catch (error) {
-      if (error instanceof ServeError) return send(res, api.errorResponse(error.code, error.message), 502);
+      if (error instanceof ServeError) return send(res, protocolError(protocol, error.code, error.message), 502);
       // A scripted network failure, or the caller gone: the connection drops as the real one would.
       req.socket.destroy();
       return;

@@ -1,47 +1,20 @@
-import { canonicalJson, type Json } from '../canonical/canonical-json.js';
-import type { Reply } from './types.js';
+import type { ConversationMessage } from '../protocols/wire-protocol.js';
 
 /**
- * What identifies a chat message across the calls of a session, whichever framework rebuilt it:
- * role, text (a string or the text parts joined; not beside tool calls), tool calls (id, name,
- * arguments as canonical JSON) and the answered call id. Frameworks reshape the rest freely (content `null` or `""`,
- * arguments re-serialised, extra fields), so it is left out.
+ * What identifies a message across the calls of a session, whichever framework rebuilt it: role,
+ * text (not beside tool calls), tool calls (id, name, canonical arguments), the answered call ids
+ * and the parts that are neither. Each protocol's `conversation` and `reply` read a message into
+ * this neutral shape, so a reply and the same message sent back in the next request key alike.
  */
-export function messageKey(message: Json): string {
-  if (!isObject(message)) return canonicalJson(message);
-  const role = typeof message['role'] === 'string' ? message['role'] : '';
-  const calls = message['tool_calls'];
-  const asks = Array.isArray(calls) && calls.length > 0;
+export function messageKey(message: ConversationMessage): string {
+  const calls = message.toolCalls;
+  const asks = calls !== undefined && calls.length > 0;
   // Next to tool calls (ids unique per reply) some frameworks drop or move the text; it adds nothing to the identity.
-  const key: Json[] = [role, asks ? '' : textOf(message['content'])];
-  if (asks) key.push(calls.map(toolCallKey));
-  const answered = message['tool_call_id'];
-  if (typeof answered === 'string') key.push(answered);
-  const other = otherParts(message['content']);
-  if (other.length > 0) key.push(other);
+  const key: (string | string[][] | readonly string[])[] = [message.role, asks ? '' : message.text];
+  if (asks) key.push(calls.map((call) => [call.id, call.name, call.arguments]));
+  if (message.answers !== undefined && message.answers.length > 0) key.push(message.answers);
+  if (message.other !== undefined && message.other.length > 0) key.push(message.other);
   return JSON.stringify(key);
-}
-
-/** The key of the assistant message a reply becomes in the next request of its session. */
-export function replyKey(reply: Reply): string {
-  return messageKey({
-    role: 'assistant',
-    content: reply.text,
-    tool_calls: reply.toolCalls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.arguments },
-    })),
-  });
-}
-
-/** A message's text: a string content, or its text parts joined. */
-export function textOf(content: Json | undefined): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content) if (isObject(part) && typeof part['text'] === 'string') text += part['text'];
-  return text;
 }
 
 /**
@@ -67,29 +40,4 @@ function cyrb53(text: string, seed: number): string {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   // The 53 bits `4294967296 * (2097151 & h2) + (h1 >>> 0)` would hold.
   return String.fromCharCode(h1 & 0xffff, h1 >>> 16, h2 & 0xffff, (h2 >>> 16) & 0x1f);
-}
-
-function toolCallKey(call: Json): Json {
-  if (!isObject(call)) return canonicalJson(call);
-  const fn = isObject(call['function']) ? call['function'] : {};
-  return [String(call['id'] ?? ''), String(fn['name'] ?? ''), argumentsKey(fn['arguments'])];
-}
-
-/** Arguments as canonical JSON when they parse (frameworks re-serialise them), else the text. */
-export function argumentsKey(args: Json | undefined): string {
-  if (typeof args !== 'string') return canonicalJson(args ?? null);
-  try {
-    return canonicalJson(JSON.parse(args));
-  } catch {
-    return args;
-  }
-}
-
-function otherParts(content: Json | undefined): Json[] {
-  if (!Array.isArray(content)) return [];
-  return content.filter((part) => !(isObject(part) && part['type'] === 'text')).map((part) => canonicalJson(part));
-}
-
-export function isObject(value: Json | undefined): value is { [key: string]: Json } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
 import type { Json } from '../canonical/canonical-json.js';
-import { requestContent } from '../canonical/canonical-request.js';
+import { requestContent, type CanonicalRequest } from '../canonical/canonical-request.js';
 import type { RecordedResponse } from '../cassette/types.js';
-import { replyOfResponse } from './reply-of-response.js';
-import { Threader } from './threader.js';
+import { protocolById, type CallProtocol } from '../protocols/registry.js';
+import type { Conversation, WireProtocol } from '../protocols/wire-protocol.js';
+import { Threader, type ReplySource } from './threader.js';
 import type { AmbiguousChild, Placement } from './types.js';
 
 /** One call of a flat log (a HAR file, nock or Polly fixtures): the request body and what came back. */
@@ -12,6 +13,8 @@ export interface FlatCall {
   readonly response: RecordedResponse;
   /** The session the call names itself (an `x-session-lineage` header the fixture kept): it always wins. */
   readonly explicitLineage?: string;
+  /** The model API the call spoke (`http`: none, never threaded). Default: chat completions. */
+  readonly protocol?: CallProtocol;
 }
 
 export interface ThreadedCalls {
@@ -27,19 +30,27 @@ export interface ThreadedCalls {
 export function threadCalls(calls: readonly FlatCall[]): ThreadedCalls {
   const threader = new Threader();
   const lineages = calls.map((call) => {
-    const input = threader.input(messagesOf(call.request));
+    const protocol = protocolById(call.protocol);
+    const body = typeof call.request === 'string' ? requestContent(call.request) : call.request;
+    const input = threader.input(conversationOf(protocol, body));
     const placement = call.explicitLineage === undefined ? threader.place(input) : undefined;
     const lineage = call.explicitLineage ?? (placement as Placement).lineage;
     threader.commit(lineage, input, placement);
-    threader.settle(lineage, replyOfResponse(call.response));
+    threader.settle(lineage, replyOf(protocol, call.response));
     return lineage;
   });
   return { lineages, ambiguities: threader.ambiguities() };
 }
 
-/** The `messages` of a request body; none for a body that is not a chat request. */
-export function messagesOf(request: string | Json): readonly Json[] {
-  const body = typeof request === 'string' ? requestContent(request) : request;
-  const messages = body !== null && typeof body === 'object' && !Array.isArray(body) ? body['messages'] : undefined;
-  return Array.isArray(messages) ? messages : [];
+const NO_CONVERSATION: Conversation = { messages: [] };
+
+/** What the threader reads of a request: its protocol's conversation; none for an opaque call or a body that is not an object. */
+export function conversationOf(protocol: WireProtocol | undefined, body: Json | CanonicalRequest): Conversation {
+  if (!protocol || body === null || typeof body !== 'object' || Array.isArray(body)) return NO_CONVERSATION;
+  return protocol.conversation(body);
+}
+
+/** A recorded answer as the threader reads it: the protocol's reply (an opaque call has none). */
+export function replyOf(protocol: WireProtocol | undefined, response: RecordedResponse): ReplySource {
+  return protocol?.reply(response);
 }

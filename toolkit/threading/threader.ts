@@ -1,11 +1,13 @@
-import type { Json } from '../canonical/canonical-json.js';
 import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
-import { digest, isObject, messageKey, replyKey, textOf } from './message-key.js';
+import type { Conversation, ConversationMessage } from '../protocols/wire-protocol.js';
+import { digest, messageKey } from './message-key.js';
 import type { AmbiguousChild, Placement, Reply, ToolCallRef } from './types.js';
 
 /** A call's messages, keyed once: what every decision about the call reads. */
 export interface ThreadInput {
-  readonly messages: readonly Json[];
+  readonly messages: readonly ConversationMessage[];
+  /** The API's continuation handle: the call continues the session whose reply carried it. */
+  readonly continues?: string;
   /** `keys[i]`: identity of message i (`messageKey`). */
   readonly keys: readonly string[];
   /** `prefixes[k]`: key of the first k messages (`prefixes[0]` is the empty conversation). */
@@ -49,7 +51,9 @@ const MIN_MATCH = 3;
 
 /**
  * Derives the session of calls that name none, from their content (docs/recording.md, "Which
- * session made the call"). A call continues the session whose last request plus reply its messages extend
+ * session made the call"), read protocol-neutral (`WireProtocol.conversation`). A call that names a
+ * continuation handle continues the session whose reply carried it; otherwise a call continues
+ * the session whose last request plus reply its messages extend
  * (the longest wins), where a reply that asked for tools must be followed by their answers;
  * otherwise it starts one: the child `<parent>/<tool-call id>` of the open tool call whose string
  * argument its newest user message holds (longest match first), or a root (`main`, `main-2`, …).
@@ -67,18 +71,25 @@ export class Threader {
   #unscanned: SessionThread[] = [];
   readonly #calls: OpenCall[] = [];
   readonly #ambiguities: AmbiguousChild[] = [];
+  /** Continuation handle → the session whose reply carried it, filled from `#unhandled` when a call names one. */
+  readonly #handles = new Map<string, SessionThread>();
+  #unhandled: SessionThread[] = [];
   #roots = 0;
 
-  input(messages: readonly Json[]): ThreadInput {
+  input(conversation: Conversation): ThreadInput {
+    const { messages } = conversation;
     const keys = messages.map(messageKey);
     const prefixes = [digest('')];
     for (const key of keys) prefixes.push(digest(`${prefixes[prefixes.length - 1]}${key}`));
-    return { messages, keys, prefixes };
+    return conversation.continues === undefined
+      ? { messages, keys, prefixes }
+      : { messages, keys, prefixes, continues: conversation.continues };
   }
 
   /** Where the call belongs; changes nothing until `commit` (beyond reading replies it needs). */
   place(input: ThreadInput): Placement {
-    const continued = this.#continuation(input);
+    const continued =
+      (input.continues === undefined ? undefined : this.#handled(input.continues)) ?? this.#continuation(input);
     if (continued) return { kind: 'continue', lineage: continued.lineage };
     const matches = this.#parentsOf(input);
     const [parent] = matches;
@@ -128,8 +139,12 @@ export class Threader {
     if (!session) return;
     this.#unwait(session);
     session.failed = reply === undefined;
-    if (reply !== undefined) session.source = reply;
-    const mayAsk = reply !== undefined && ('load' in reply ? reply.mayAskForTools : reply.toolCalls.length > 0);
+    if (reply !== undefined) {
+      session.source = reply;
+      this.#unhandled.push(session);
+    }
+    const mayAsk =
+      reply !== undefined && ('load' in reply ? reply.mayAskForTools : (reply.message.toolCalls?.length ?? 0) > 0);
     session.scanned = !mayAsk;
     if (mayAsk) this.#unscanned.push(session);
     const map = session.failed ? this.#retrying : this.#waiting;
@@ -144,6 +159,18 @@ export class Threader {
     return [...this.#ambiguities];
   }
 
+  /** The session whose reply carried `handle`: replies not read for their handle yet are read now, once. */
+  #handled(handle: string): SessionThread | undefined {
+    const known = this.#handles.get(handle);
+    if (known) return known;
+    for (const session of this.#unhandled) {
+      const carried = this.#replyOf(session)?.handle;
+      if (carried !== undefined) this.#handles.set(carried, session);
+    }
+    this.#unhandled = [];
+    return this.#handles.get(handle);
+  }
+
   #continuation(input: ThreadInput): SessionThread | undefined {
     const n = input.keys.length;
     for (let k = n; k >= 0; k--) {
@@ -156,7 +183,7 @@ export class Threader {
         const reply = this.#replyOf(session);
         if (reply === undefined || session.replyKey !== input.keys[k]) continue;
         // A reply that asked for tools is continued by their answers, not by a sibling that happens to share the prefix.
-        if (reply.toolCalls.length === 0 || answers(input.messages[k + 1], reply)) return session;
+        if ((reply.message.toolCalls?.length ?? 0) === 0 || answers(input.messages[k + 1], reply)) return session;
       }
     }
     return undefined;
@@ -165,7 +192,7 @@ export class Threader {
   #replyOf(session: SessionThread): Reply | undefined {
     if (session.replyKey === undefined && session.source !== undefined) {
       session.reply = 'load' in session.source ? session.source.load() : session.source;
-      session.replyKey = session.reply === undefined ? '' : replyKey(session.reply);
+      session.replyKey = session.reply === undefined ? '' : messageKey(session.reply.message);
     }
     return session.reply;
   }
@@ -174,7 +201,7 @@ export class Threader {
   #scan(session: SessionThread): void {
     if (session.scanned) return;
     session.scanned = true;
-    session.open = (this.#replyOf(session)?.toolCalls ?? []).map((call, index) => ({
+    session.open = (this.#replyOf(session)?.message.toolCalls ?? []).map((call, index) => ({
       ref: { lineage: session.lineage, id: call.id, name: call.name },
       index,
       strings: stringArguments(call.arguments),
@@ -227,16 +254,16 @@ export class Threader {
   }
 }
 
-function answers(message: Json | undefined, reply: Reply): boolean {
-  if (!isObject(message) || message['role'] !== 'tool') return false;
-  const id = message['tool_call_id'];
-  return reply.toolCalls.some((call) => call.id === id);
+function answers(message: ConversationMessage | undefined, reply: Reply): boolean {
+  const answered = message?.answers;
+  if (answered === undefined) return false;
+  return reply.message.toolCalls?.some((call) => answered.includes(call.id)) ?? false;
 }
 
-function newestUserText(messages: readonly Json[]): string {
+function newestUserText(messages: readonly ConversationMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (isObject(message) && message['role'] === 'user') return textOf(message['content']);
+    const message = messages[i] as ConversationMessage;
+    if (message.role === 'user') return message.text;
   }
   return '';
 }

@@ -1,13 +1,11 @@
 import type { ToolCallRef } from '../cassette/types.js';
+import type { ReplyOf } from '../protocols/wire-protocol.js';
 
 // The shape is the cassette's (meta.json stores it); the engine names it too.
 export type { ToolCallRef };
 
-/** What a model answered, as the next request of its session carries it back. */
-export interface Reply {
-  readonly text: string;
-  readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
-}
+/** What a model answered, as the next request of its session carries it back (read by its protocol). */
+export type Reply = ReplyOf;
 
 /** Where a call without an explicit lineage belongs. */
 export type Placement =

@@ -1,8 +1,9 @@
 import { basename, dirname, relative, resolve } from 'node:path';
 import { loadCassette } from '../../cassette/load-cassette.js';
-import { summarizeRequest } from '../../cassette/request-summary.js';
+import { historySummary, summarizeRequest } from '../../cassette/request-summary.js';
 import { summarizeResponse } from '../../cassette/response-summary.js';
 import type { CassetteCall } from '../../cassette/types.js';
+import { protocolById } from '../../protocols/registry.js';
 import { ambiguityLines } from '../ambiguity-lines.js';
 import { UsageError, type Command } from '../command.js';
 import { paint } from '../io.js';
@@ -50,12 +51,7 @@ export const inspectCommand: Command = {
       const calls = cassette.calls[lineage] ?? [];
       lines.push(`  ${lineage.padEnd(width)}  ${String(calls.length).padStart(5)}  ${calls.map(outcomeOf).join(', ')}`);
       calls.forEach((call, index) => {
-        if (values.calls)
-          lines.push(
-            p.dim(
-              `      ${index + 1}. ${call.request ? summarizeRequest(call.request) : '(any request: authored)'} → ${outcomeOf(call)}`,
-            ),
-          );
+        if (values.calls) lines.push(p.dim(`      ${index + 1}. ${requestLine(call)} → ${outcomeOf(call)}`));
         lines.push(...saidLines(call, values.calls === true ? '         ' : `      ${index + 1}. `));
       });
     }
@@ -72,7 +68,7 @@ const SAID_CHARS = 100;
 
 /** `"The helper says: Hello!"` and `→ subagent({"prompt":"Say hello."})`: what the model answered, after `lead`. */
 function saidLines(call: CassetteCall, lead: string): string[] {
-  const { text, toolCalls } = summarizeResponse(call.response);
+  const { text, toolCalls } = summarizeResponse(call);
   const trimmed = text.trim();
   const first = trimmed.split('\n', 1)[0] ?? '';
   const said = [
@@ -87,7 +83,18 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
+function requestLine(call: CassetteCall): string {
+  if (!call.request) return '(any request: authored)';
+  return summarizeRequest(call.request, historySummary(call.request, protocolById(call.protocol)?.historyField));
+}
+
+/** What came back; a call no wire protocol claimed says it was never threaded. */
 function outcomeOf(call: CassetteCall): string {
+  const outcome = outcomeOfResponse(call);
+  return protocolById(call.protocol) ? outcome : `${outcome} (opaque HTTP, not threaded)`;
+}
+
+function outcomeOfResponse(call: CassetteCall): string {
   const response = call.response;
   if ('error' in response) {
     const failure = response.error;

@@ -1,13 +1,13 @@
-import type { BodyResponse, StreamedResponse } from '../cassette/types.js';
-import { replyOfResponse } from '../threading/reply-of-response.js';
+import type { BodyResponse, StreamedResponse } from '../../cassette/types.js';
+import { assembleChatStream } from './reply-of-response.js';
 
 /**
- * An authored turn (compiled to a stream) answered as a `chat.completion` JSON body, for a client
- * that asked with `stream: false`: a script says what the model answers, not how it is carried.
- * Only for authored calls; a recorded stream is never turned into a body (REQUEST_MISMATCH).
+ * An authored turn rendered as a stream, answered as a `chat.completion` JSON body instead, for a
+ * client that asked with `stream: false`: the body holds what the stream said, ids and usage included.
  */
 export function completionFromStream(stream: StreamedResponse): BodyResponse {
-  const reply = replyOfResponse(stream) ?? { text: '', toolCalls: [] };
+  const { text, calls } = assembleChatStream(stream.events);
+  const reply = { text, toolCalls: calls };
   let id = 'chatcmpl-nestcast';
   let model = 'nestcast-authored';
   let created = 0;
