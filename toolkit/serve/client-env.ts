@@ -1,5 +1,4 @@
-/** A key clients accept as present; the endpoint never forwards it in replay, and swaps in the real one in record mode. */
-export const DUMMY_KEY = 'nestcast-dummy-key';
+import { DUMMY_MODEL_KEY as DUMMY_KEY } from '../../harness/http/serve-endpoint.js';
 
 /**
  * The environment that points the common clients at the endpoint `baseUrl` (with a dummy key):

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AuthoredScript } from '../authored/types.js';
 import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { startLoopbackServer, type LoopbackServer } from '../../test/support/loopback-server.js';
-import { lineageBaseUrl } from './session-route.js';
+import { lineageBaseUrl } from '../../harness/http/serve-endpoint.js';
 import { startModelServer, type ModelServer } from './start-model-server.js';
 
 const script: AuthoredScript = {

@@ -1,7 +1,5 @@
+import { LINEAGE_PATH_PREFIX as LINEAGE_PREFIX } from '../../harness/http/serve-endpoint.js';
 import { ServeError } from './serve-error.js';
-
-/** The path prefix that names a session: `<url>/lineage/<name>/v1/…`, the name percent-encoded when it holds `/`. */
-export const LINEAGE_PREFIX = '/lineage/';
 
 /** The endpoint's own requests live under this path, which no model API uses. */
 export const CONTROL_PREFIX = '/__nestcast/';
@@ -35,9 +33,4 @@ export function sessionRoute(rawPath: string): SessionRoute {
     throw new ServeError('UNKNOWN_ROUTE', `The path ${rawPath} has ${LINEAGE_PREFIX} but no session name after it.`);
   const path = end === -1 ? '/' : rest.slice(end);
   return { lineage, path: path.startsWith('?') ? `/${path}` : path };
-}
-
-/** The base URL that names `lineage`: `<url>/lineage/<name>`, the name escaped so a `/` in it stays one segment. */
-export function lineageBaseUrl(url: string, lineage: string): string {
-  return `${url.replace(/\/+$/, '')}${LINEAGE_PREFIX}${encodeURIComponent(lineage)}`;
 }
