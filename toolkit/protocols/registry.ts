@@ -1,5 +1,6 @@
 import type { Json } from '../canonical/canonical-json.js';
 import { chatCompletions } from './chat-completions/chat-completions.js';
+import { openaiResponses } from './openai-responses/openai-responses.js';
 import type { ProtocolId, WireErrorResponse, WireProtocol, WireRequest } from './wire-protocol.js';
 
 /**
@@ -7,7 +8,7 @@ import type { ProtocolId, WireErrorResponse, WireProtocol, WireRequest } from '.
  * request reads it. A request none claims is opaque HTTP: recorded and replayed by exact request,
  * never threaded.
  */
-export const PROTOCOLS: readonly WireProtocol[] = [chatCompletions];
+export const PROTOCOLS: readonly WireProtocol[] = [chatCompletions, openaiResponses];
 
 /** What a stored call says it was: a protocol's id, or `http` for a call no protocol claimed. */
 export type CallProtocol = ProtocolId | typeof OPAQUE_HTTP;
