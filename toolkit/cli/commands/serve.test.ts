@@ -28,6 +28,11 @@ describe('nestcast serve: bad flags are usage errors (exit 2) saying what to pas
     [['--script', 's.json', '--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
     [['--script', 's.json', '--port', '1.5'], '--port must be an integer from 0 to 65535, got "1.5"'],
     [['--script', 's.json', 'extra'], 'unexpected argument "extra"'],
+    [['--recording', 'r', '--normalise', 'codex'], '--normalise is for record mode (--record <dir>) only'],
+    [
+      ['--record', 'r', '--upstream', 'http://x', '--normalise', 'nope'],
+      '--normalise: no preset "nope"; the presets are codex',
+    ],
   ])('nestcast serve %j', async (args, message) => {
     const result = await nestcast(['serve', ...args]);
     expect(result.code).toBe(2);

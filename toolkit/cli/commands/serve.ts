@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import { loadScript } from '../../model-server/load-script.js';
 import { envLines } from '../../serve/client-env.js';
+import { NORMALISE_PRESETS } from '../../serve/normalise-presets.js';
 import { startModelServer, type ModelServer, type ModelServerOptions } from '../../serve/start-model-server.js';
 import { summaryText } from '../../serve/summary-text.js';
 import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseCommandLine } from '../parse.js';
+
+const presetNames = Object.keys(NORMALISE_PRESETS).join(', ');
 
 const SERVE_HELP = `Usage: nestcast serve --script <file.json|file.ts> [--port N] [--host H]
        nestcast serve --recording <dir> [--port N] [--host H]
@@ -28,6 +31,8 @@ Options:
   --api-key-env <NAME>  record mode: the environment variable holding the key; it replaces the
                         caller's dummy key on the way out and is never stored
   --forward-lineage     record mode: send each call's session upstream (an upstream nestcast serve)
+  --normalise <preset>  record mode: normalisation rules for what a program changes on every run,
+                        saved with the recording so replay applies them: ${presetNames}
   --port <N>            port to listen on (default: a free one)
   --host <H>            address to bind (default: 127.0.0.1)
   --help                show this help
@@ -72,6 +77,7 @@ export async function startServeFrom(
     upstream: { type: 'string' },
     'api-key-env': { type: 'string' },
     'forward-lineage': { type: 'boolean' },
+    normalise: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
   });
@@ -84,7 +90,7 @@ export async function startServeFrom(
         : `name one mode, not ${modes.map((mode) => `--${mode}`).join(' and ')}`,
     );
   }
-  const recordOnly = (['upstream', 'api-key-env', 'forward-lineage'] as const).find(
+  const recordOnly = (['upstream', 'api-key-env', 'forward-lineage', 'normalise'] as const).find(
     (flag) => values[flag] !== undefined && values.record === undefined,
   );
   if (recordOnly !== undefined) throw new UsageError(`--${recordOnly} is for record mode (--record <dir>) only`);
@@ -104,7 +110,13 @@ export async function startServeFrom(
 }
 
 function recordOptions(
-  values: { record?: string; upstream?: string; 'api-key-env'?: string; 'forward-lineage'?: boolean },
+  values: {
+    record?: string;
+    upstream?: string;
+    'api-key-env'?: string;
+    'forward-lineage'?: boolean;
+    normalise?: string;
+  },
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): ModelServerOptions {
@@ -122,7 +134,12 @@ function recordOptions(
   const apiKey = keyName === undefined ? undefined : env[keyName];
   if (keyName !== undefined && (apiKey === undefined || apiKey === ''))
     throw new UsageError(`--api-key-env ${keyName}: the environment has no ${keyName}; export the key there first`);
+  const preset = values.normalise;
+  const rules = preset === undefined ? undefined : NORMALISE_PRESETS[preset];
+  if (preset !== undefined && rules === undefined)
+    throw new UsageError(`--normalise: no preset "${preset}"; the presets are ${presetNames}`);
   return {
+    ...(rules === undefined ? {} : { normalise: { rules } }),
     record: resolve(cwd, values.record as string),
     upstream: values.upstream,
     ...(apiKey === undefined ? {} : { apiKey }),
