@@ -99,7 +99,7 @@ export type { PlannedFile } from './secrets/scan-before-write.js';
 export type { ScanOptions } from './secrets/scan-before-write.js';
 export type { Secret } from './secrets/secret.js';
 
-// Scripting the model without a key: authored scripts, and a loopback model that plays them.
+// Scripting the model without a key: authored scripts.
 export { compileScript } from './authored/compile-script.js';
 export type { CompileOptions } from './authored/compile-script.js';
 export type { AuthoredHang } from './authored/types.js';
@@ -109,9 +109,19 @@ export type { AuthoredReply } from './authored/types.js';
 export type { AuthoredScript } from './authored/types.js';
 export type { AuthoredToolCall } from './authored/types.js';
 export type { AuthoredTurn } from './authored/types.js';
-export { startModelServer } from './model-server/model-server.js';
-export type { ModelServer } from './model-server/model-server.js';
-export type { ModelServerOptions } from './model-server/model-server.js';
+
+// One endpoint for any process: serve a script, replay a recording, or record (docs/serve.md).
+export { startModelServer } from './serve/start-model-server.js';
+export type { ModelServer } from './serve/start-model-server.js';
+export type { ModelServerOptions } from './serve/start-model-server.js';
+export type { ScriptServing } from './serve/start-model-server.js';
+export type { RecordingServing } from './serve/start-model-server.js';
+export type { RecordServing } from './serve/start-model-server.js';
+export type { ServeMode } from './serve/start-model-server.js';
+export type { ServeSummary } from './serve/start-model-server.js';
+export type { RoundReport } from './serve/call-source.js';
+export { ServeError } from './serve/serve-error.js';
+export type { ServeErrorCode } from './serve/serve-error.js';
 
 // ACP children at the protocol level: the recorded exchange and its errors.
 export { exchangeSchema } from './acp-cassette/exchange-schema.js';

@@ -14,6 +14,7 @@ describe('acp provider config', () => {
       startupTimeoutMs: ACP_CONFIG_DEFAULTS.startupTimeoutMs,
       idleTimeoutMs: ACP_CONFIG_DEFAULTS.idleTimeoutMs,
       channel: undefined,
+      modelEndpoint: undefined,
       disposeEofGraceMs: ACP_CONFIG_DEFAULTS.disposeEofGraceMs,
       disposeTermGraceMs: ACP_CONFIG_DEFAULTS.disposeTermGraceMs,
     });
@@ -34,6 +35,23 @@ describe('acp provider config', () => {
     [{ command: 'x', cwd: '/etc/hostname' }, /is not a directory/],
     [{ command: 'x', name: ' ' }, /`name` must be a non-empty string/],
     [{ command: 'x', channel: 'replay' }, /`channel` must be a function/],
+    [{ command: 'x', modelEndpoint: 'http://x' }, /`modelEndpoint` must be an object/],
+    [
+      { command: 'x', modelEndpoint: { url: 'file:///x', baseUrlVariables: { A: '' } } },
+      /`modelEndpoint.url` must be an http\(s\) URL \(the endpoint's server.url\), got "file:\/\/\/x"/,
+    ],
+    [
+      { command: 'x', modelEndpoint: { url: 'http://127.0.0.1:1', baseUrlVariables: {} } },
+      /`modelEndpoint.baseUrlVariables` must map at least one variable name/,
+    ],
+    [
+      { command: 'x', modelEndpoint: { url: 'http://127.0.0.1:1', baseUrlVariables: { A: 1 } } },
+      /`modelEndpoint.baseUrlVariables` must map/,
+    ],
+    [
+      { command: 'x', modelEndpoint: { url: 'http://127.0.0.1:1', baseUrlVariables: { A: '' }, keyVariables: 'K' } },
+      /`modelEndpoint.keyVariables` must be an array of variable names/,
+    ],
   ])('refuses %j at load with INVALID_CONFIG', (config, message) => {
     expect(() => resolveAcpProviderConfig(config as never)).toThrow(message);
     expect(() => resolveAcpProviderConfig(config as never)).toThrow(

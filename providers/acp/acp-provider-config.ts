@@ -34,6 +34,25 @@ export interface AcpProviderConfig {
   readonly stderr?: ChildStderr;
   /** Opens each run's agent. Default: spawn `command` in its own process group. A protocol cassette replay passes its own. */
   readonly channel?: OpenAcpChannel;
+  /**
+   * Point the child's own model calls at a `nestcast serve` endpoint (or `startModelServer`),
+   * under the child's lineage: its calls are recorded and replayed per session while its tools run
+   * for real. Unset: the child talks to whatever its own configuration says.
+   */
+  readonly modelEndpoint?: ModelEndpoint;
+}
+
+/** Which variables point a child's model client at the endpoint, under its lineage. */
+export interface ModelEndpoint {
+  /** The endpoint's URL, `http://127.0.0.1:<port>` (`server.url`). */
+  readonly url: string;
+  /**
+   * Each variable set to `<url>/lineage/<the child's lineage>` plus the path its client expects
+   * there: `{ ANTHROPIC_BASE_URL: '', OPENAI_BASE_URL: '/v1' }`.
+   */
+  readonly baseUrlVariables: Readonly<Record<string, string>>;
+  /** Variables set to a dummy key, for clients that refuse to start without one: `['ANTHROPIC_API_KEY']`. */
+  readonly keyVariables?: readonly string[];
 }
 
 export interface ResolvedAcpProviderConfig {
@@ -49,6 +68,7 @@ export interface ResolvedAcpProviderConfig {
   readonly disposeTermGraceMs: number;
   readonly stderr: ChildStderr;
   readonly channel: OpenAcpChannel | undefined;
+  readonly modelEndpoint: ModelEndpoint | undefined;
 }
 
 export const ACP_CONFIG_DEFAULTS = Object.freeze({
@@ -100,6 +120,7 @@ export function resolveAcpProviderConfig(
     fail(`\`stderr\` must be "inherit" or "log", got ${JSON.stringify(stderr)}`);
   if (config.channel !== undefined && typeof config.channel !== 'function')
     fail("`channel` must be a function that opens a run's ACP channel");
+  const modelEndpoint = config.modelEndpoint === undefined ? undefined : checkModelEndpoint(config.modelEndpoint, fail);
   return {
     name,
     command: config.command,
@@ -128,6 +149,41 @@ export function resolveAcpProviderConfig(
       fail,
     ),
     channel: config.channel,
+    modelEndpoint,
+  };
+}
+
+function checkModelEndpoint(endpoint: ModelEndpoint, fail: (message: string) => never): ModelEndpoint {
+  if (typeof endpoint !== 'object' || endpoint === null)
+    fail('`modelEndpoint` must be an object with `url` and `baseUrlVariables`');
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint.url);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    fail(
+      `\`modelEndpoint.url\` must be an http(s) URL (the endpoint's server.url), got ${JSON.stringify(endpoint.url)}`,
+    );
+  const variables: unknown = endpoint.baseUrlVariables;
+  if (
+    typeof variables !== 'object' ||
+    variables === null ||
+    Array.isArray(variables) ||
+    Object.keys(variables).length === 0 ||
+    Object.values(variables).some((suffix) => typeof suffix !== 'string')
+  )
+    fail(
+      '`modelEndpoint.baseUrlVariables` must map at least one variable name to the path its client expects (`""`, `"/v1"`)',
+    );
+  const keys: unknown = endpoint.keyVariables ?? [];
+  if (!Array.isArray(keys) || keys.some((name) => typeof name !== 'string'))
+    fail('`modelEndpoint.keyVariables` must be an array of variable names');
+  return {
+    url: endpoint.url,
+    baseUrlVariables: { ...endpoint.baseUrlVariables },
+    keyVariables: [...(endpoint.keyVariables ?? [])],
   };
 }
 

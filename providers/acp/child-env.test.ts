@@ -27,6 +27,28 @@ describe('child environment', () => {
     });
   });
 
+  test('a model endpoint points each named variable at the endpoint under the child lineage, with a dummy key in place of any real one', () => {
+    const env = childEnv(
+      { ANTHROPIC_API_KEY: 'sk-ambient' },
+      {},
+      {
+        ...nestcast,
+        modelEndpoint: {
+          url: 'http://127.0.0.1:4100/',
+          baseUrlVariables: { ANTHROPIC_BASE_URL: '', OPENAI_BASE_URL: '/v1' },
+          keyVariables: ['ANTHROPIC_API_KEY'],
+        },
+      },
+    );
+    expect(env).toEqual({
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:4100/lineage/main%2Fcall_1',
+      OPENAI_BASE_URL: 'http://127.0.0.1:4100/lineage/main%2Fcall_1/v1',
+      ANTHROPIC_API_KEY: 'nestcast-dummy-key',
+      NESTCAST_LINEAGE: 'main/call_1',
+      NESTCAST_SESSIONS_ROOT: '/runs/r1/sessions',
+    });
+  });
+
   test('passes a key only when the config names it explicitly', () => {
     expect(childEnv({ DEEPSEEK_API_KEY: 'ambient' }, { DEEPSEEK_API_KEY: 'explicit' }, nestcast).DEEPSEEK_API_KEY).toBe(
       'explicit',

@@ -77,7 +77,11 @@ export async function startAcpRun(
     command: config.command,
     args: config.args,
     cwd,
-    env: childEnv(context.parentEnv, config.env, { lineage: request.lineage, sessionsRoot: context.sessionsRoot }),
+    env: childEnv(context.parentEnv, config.env, {
+      lineage: request.lineage,
+      sessionsRoot: context.sessionsRoot,
+      modelEndpoint: config.modelEndpoint,
+    }),
     stderr: config.stderr,
     label,
     lineage: request.lineage,

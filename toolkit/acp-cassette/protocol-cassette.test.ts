@@ -189,7 +189,7 @@ describe.concurrent(
       const server = await startModelServer({
         scripts: { lineages: { 'main/c1': [{ text: `the key is ${secret}` }] } },
       });
-      context.onTestFinished(() => server.close());
+      context.onTestFinished(async () => void (await server.close()));
       const recorder = new ProtocolRecorder();
       await runOnce(
         { command: 'python3', args: [f.agent], env: { PY_AGENT_BASE_URL: server.url }, channel: recorder.channel },

@@ -17,7 +17,7 @@ const COMMANDS: readonly {
   },
   {
     name: 'record',
-    summary: 'Record scenarios against nestcast model-server or a real OpenAI-compatible API',
+    summary: 'Record scenarios against nestcast serve (authored script) or a real OpenAI-compatible API',
     load: async () => (await import('./commands/record.js')).recordCommand,
   },
   {
@@ -46,8 +46,13 @@ const COMMANDS: readonly {
     load: async () => (await import('./commands/fuzz.js')).fuzzCommand,
   },
   {
+    name: 'serve',
+    summary: 'A loopback model endpoint for any process: serve a script, replay or record',
+    load: async () => (await import('./commands/serve.js')).serveCommand,
+  },
+  {
     name: 'model-server',
-    summary: 'Serve authored scripts as a loopback OpenAI-compatible model',
+    summary: 'Alias of `serve --script`: serve an authored script as a loopback model',
     load: async () => (await import('./commands/model-server.js')).modelServerCommand,
   },
   {

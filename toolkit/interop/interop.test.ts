@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../harness/llm/openai-compatible/openai-compatible-adapter.js';
 import type { LlmAdapter, LlmEvent, LlmRequest } from '../../harness/llm/types.js';
 import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
+import type { AuthoredScript } from '../authored/types.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { main } from '../cli/main.js';
 import type { CliIo } from '../cli/io.js';
@@ -104,7 +105,7 @@ async function allText(dir: string): Promise<string> {
 /** The conversation against a fresh model server (each serves a script once), through `fetch` (default: the global one, as interceptors patch it). */
 async function talkToModelServer(
   fetch?: typeof globalThis.fetch,
-  scripts: Parameters<typeof startModelServer>[0]['scripts'] = script,
+  scripts: AuthoredScript = script,
 ): Promise<LlmEvent[][]> {
   const server: ModelServer = await startModelServer({ scripts, eventDelay: 0 });
   try {

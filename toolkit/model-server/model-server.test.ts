@@ -141,21 +141,27 @@ describe('model server over HTTP', () => {
     expect(main.endsWith('data: [DONE]\n\n')).toBe(true);
   });
 
-  test('an unknown session gets 404 with a JSON error naming the known sessions', async () => {
+  test('an unknown session gets a 422 UNRECORDED_SESSION naming the known sessions and the script, no placeholder command', async () => {
     server = await startModelServer({ scripts: script });
     const response = await fetch(`${server.url}/chat/completions`, post('main/call_y'));
-    expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
-      'Recorded sessions: main, main/call_x.',
-    );
+    expect(response.status).toBe(422);
+    const { error } = (await response.json()) as { error: { message: string; code: string } };
+    expect(error.code).toBe('UNRECORDED_SESSION');
+    expect(error.message).toContain('Recorded sessions: main, main/call_x.');
+    expect(error.message).toContain('a turn for it in the script');
+    expect(error.message).not.toContain('<scenario>');
   });
 
-  test('a session past its last scripted turn gets 409', async () => {
+  test('a session past its last scripted turn gets a 422 CASSETTE_EXHAUSTED', async () => {
     server = await startModelServer({ scripts: { lineages: { main: [{ text: 'only one' }] } } });
     await (await fetch(`${server.url}/chat/completions`, post())).text();
     const response = await fetch(`${server.url}/chat/completions`, post());
-    expect(response.status).toBe(409);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('recorded only 1 call');
+    expect(response.status).toBe(422);
+    const { error } = (await response.json()) as { error: { message: string; code: string } };
+    expect(error).toMatchObject({
+      code: 'CASSETTE_EXHAUSTED',
+      message: expect.stringContaining('recorded only 1 call'),
+    });
   });
 
   test('a scripted mid-stream reset drops the real connection, and a recorder captures it as a network failure', async () => {
@@ -172,7 +178,7 @@ describe('model server over HTTP', () => {
   test('keeps the parsed body of every request per session, in order, answered or not', async () => {
     server = await startModelServer({ scripts: { lineages: { main: [{ text: 'one' }] } } });
     await (await fetch(`${server.url}/chat/completions`, post())).text();
-    await (await fetch(`${server.url}/chat/completions`, { ...post('main/call_x'), body: 'not json' })).text();
+    await (await fetch(`${server.url}/chat/completions`, post('main/call_x'))).text();
     await (
       await fetch(`${server.url}/chat/completions`, { ...post(), body: '{"model":"second","messages":[]}' })
     ).text();
@@ -180,7 +186,7 @@ describe('model server over HTTP', () => {
       { model: 'scripted', messages: [], stream: true },
       { model: 'second', messages: [] },
     ]);
-    expect(server.requests('main/call_x')).toEqual(['not json']);
+    expect(server.requests('main/call_x')).toEqual([{ model: 'scripted', messages: [], stream: true }]);
     expect(server.requests('main/call_y')).toEqual([]);
   });
 
@@ -205,7 +211,7 @@ describe('model server over HTTP', () => {
     expect(() => server!.add('main', { text: 1 } as never)).toThrow(
       expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('/lineages/main/0') }),
     );
-    expect((await fetch(`${server.url}/chat/completions`, post())).status).toBe(404);
+    expect((await fetch(`${server.url}/chat/completions`, post())).status).toBe(422);
     expect(() => server!.add('main', { text: 'late' })).toThrow(
       expect.objectContaining({ code: 'SCRIPT_INVALID', message: expect.stringContaining('already refused') }),
     );
@@ -218,11 +224,13 @@ describe('model server over HTTP', () => {
 });
 
 describe('nestcast model-server', () => {
-  test('loads a JSON script, prints the URL and serves it', async () => {
+  test('is an alias of serve --script: loads a JSON script, prints the URL and the environment lines, and serves it', async () => {
     await writeFile(join(dir, 'script.json'), JSON.stringify(script));
     const printed: string[] = [];
     server = await startModelServerFrom(['--script', 'script.json'], (text) => printed.push(text), dir);
-    expect(printed).toEqual([`${server!.url}\n`]);
+    expect(printed.join('')).toMatch(
+      new RegExp(`^${server!.url}\\nOPENAI_BASE_URL=${server!.url}/v1\\nOPENAI_API_KEY=nestcast-dummy-key\\n`),
+    );
     expect(server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const response = await fetch(`${server!.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
     expect(await response.text()).toContain('"content":"Checking"');
