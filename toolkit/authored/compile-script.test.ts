@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { onFakeClock, settlesWithin } from '../../test/support/fake-clock.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
 import { compileScript } from './compile-script.js';
-import { splitArguments, splitText } from './split-text.js';
+import { splitArguments, splitText } from '../protocols/split-text.js';
 import type { AuthoredScript } from './types.js';
 
 const script: AuthoredScript = {

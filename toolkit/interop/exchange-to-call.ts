@@ -1,5 +1,5 @@
 import { canonicalRequest } from '../canonical/canonical-request.js';
-import { SseParser } from '../cassette/sse-parser.js';
+import { SseParser } from '../exchange/sse-parser.js';
 import type { CassetteCall, RecordedResponse, SseEvent } from '../cassette/types.js';
 import { DEFAULT_RESPONSE_HEADERS } from '../record/capture-response.js';
 import { callProtocol } from '../protocols/registry.js';

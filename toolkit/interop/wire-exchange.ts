@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical/canonical-json.js';
-import { DONE_FRAME, formatSseEvent } from '../cassette/sse-format.js';
+import { DONE_FRAME, formatSseEvent } from '../exchange/sse-format.js';
 import type { CassetteCall } from '../cassette/types.js';
 
 /** A model call as bytes on the wire, the form nock and HAR hold. */

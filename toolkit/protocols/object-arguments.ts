@@ -1,4 +1,4 @@
-import type { AuthoredToolCall } from '../authored/types.js';
+import type { AuthoredToolCall } from './authored-reply.js';
 import { CassetteError } from '../errors/cassette-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Json } from '../canonical/canonical-json.js';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
-import type { AuthoredReply } from '../authored/types.js';
-import type { RecordedResponse } from '../cassette/types.js';
+import type { AuthoredReply } from './authored-reply.js';
+import type { RecordedResponse } from '../exchange/recorded-response.js';
 
 /**
  * One model API as nestcast sees it (DESIGN.md section 7, "Wire protocols"). Each protocol is one

@@ -1,4 +1,4 @@
-import { SseParser } from '../cassette/sse-parser.js';
+import { SseParser } from '../exchange/sse-parser.js';
 import type { RecordedResponse, SseEvent } from '../cassette/types.js';
 import { classifyFailure } from './classify-failure.js';
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../test/support/loopback-server.js';
 import type { AuthoredReply } from '../authored/types.js';
-import { formatSseEvent } from '../cassette/sse-format.js';
+import { formatSseEvent } from '../exchange/sse-format.js';
 import { chatCompletions } from '../protocols/chat-completions/chat-completions.js';
 import { createRecordingFetch } from './recording-fetch.js';
 

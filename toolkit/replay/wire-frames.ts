@@ -1,4 +1,4 @@
-import { DONE_FRAME, formatSseEvent } from '../cassette/sse-format.js';
+import { DONE_FRAME, formatSseEvent } from '../exchange/sse-format.js';
 import type { SseEvent } from '../cassette/types.js';
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../test/support/loopback-server.js';
-import type { RecordedResponse, StreamedResponse } from '../../cassette/types.js';
+import type { RecordedResponse, StreamedResponse } from '../../exchange/recorded-response.js';
 import { serveRecorded } from '../testing/serve-recorded.js';
 import type { WireErrorResponse } from '../wire-protocol.js';
 import { anthropicMessages } from './anthropic-messages.js';

@@ -1,5 +1,5 @@
 import { isRecord } from '../../../harness/is-record.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 
 /** What one streamed event carried, by its delta: thinking, words, or tool input (`ping`, starts and stops carry none). */
 export function eventKind(event: { readonly data: string }): 'reasoning' | 'text' | 'tool-call' | undefined {

@@ -1,6 +1,6 @@
-import type { AuthoredReply } from '../../authored/types.js';
-import { splitArguments, splitText } from '../../authored/split-text.js';
-import type { RecordedResponse, SseEvent } from '../../cassette/types.js';
+import type { AuthoredReply } from '../authored-reply.js';
+import { splitArguments, splitText } from '../split-text.js';
+import type { RecordedResponse, SseEvent } from '../../exchange/recorded-response.js';
 import { objectArguments } from '../object-arguments.js';
 import type { RenderContext } from '../wire-protocol.js';
 

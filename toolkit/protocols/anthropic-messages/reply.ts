@@ -1,6 +1,6 @@
 import { isRecord } from '../../../harness/is-record.js';
 import { canonicalJson } from '../../canonical/canonical-json.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import type { NeutralToolCall, ReplyOf, TokenUsage } from '../wire-protocol.js';
 
 interface Block {

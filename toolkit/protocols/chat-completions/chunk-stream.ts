@@ -1,5 +1,5 @@
-import { splitArguments, splitText } from '../../authored/split-text.js';
-import type { AuthoredReply } from '../../authored/types.js';
+import { splitArguments, splitText } from '../split-text.js';
+import type { AuthoredReply } from '../authored-reply.js';
 
 /** Fixed so compiled streams are byte-identical on every run. */
 const CREATED = 1_700_000_000;

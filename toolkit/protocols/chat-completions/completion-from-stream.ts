@@ -1,4 +1,4 @@
-import type { BodyResponse, StreamedResponse } from '../../cassette/types.js';
+import type { BodyResponse, StreamedResponse } from '../../exchange/recorded-response.js';
 import { assembleChatStream } from './reply-of-response.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { AuthoredReply } from '../../authored/types.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { AuthoredReply } from '../authored-reply.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import type { RenderContext } from '../wire-protocol.js';
 import { replyChunks } from './chunk-stream.js';
 import { completionFromStream } from './completion-from-stream.js';

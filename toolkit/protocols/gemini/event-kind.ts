@@ -1,5 +1,5 @@
 import { isRecord } from '../../../harness/is-record.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 
 /** What one streamed chunk carried: a function call, words, or thoughts (a signature-only chunk carries none). */
 export function eventKind(event: { readonly data: string }): 'reasoning' | 'text' | 'tool-call' | undefined {

@@ -1,7 +1,7 @@
 import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../test/support/loopback-server.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import { serveRecorded } from '../testing/serve-recorded.js';
 import type { WireErrorResponse } from '../wire-protocol.js';
 import { gemini } from './gemini.js';

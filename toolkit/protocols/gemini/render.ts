@@ -1,6 +1,6 @@
-import type { AuthoredReply } from '../../authored/types.js';
-import { splitText } from '../../authored/split-text.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { AuthoredReply } from '../authored-reply.js';
+import { splitText } from '../split-text.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import { objectArguments } from '../object-arguments.js';
 import type { RenderContext } from '../wire-protocol.js';
 

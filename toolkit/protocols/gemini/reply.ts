@@ -1,5 +1,5 @@
 import { isRecord } from '../../../harness/is-record.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import type { ReplyOf, TokenUsage } from '../wire-protocol.js';
 import { emptyParts, readParts } from './parts.js';
 

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
 import { fuzzRuns } from '../../arbitraries/fuzz-runs.js';
 import { sseSplitArbitrary } from '../../arbitraries/sse-split-arbitrary.js';
-import type { AuthoredReply } from '../../authored/types.js';
+import type { AuthoredReply } from '../authored-reply.js';
 import type { Cassette, RecordedResponse } from '../../cassette/types.js';
 import { createRecordingFetch } from '../../record/recording-fetch.js';
 import { createReplayingFetch } from '../../replay/replaying-fetch.js';

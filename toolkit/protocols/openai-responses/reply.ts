@@ -1,5 +1,5 @@
 import type { Json } from '../../canonical/canonical-json.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import { canonicalArguments } from '../canonical-arguments.js';
 import { isObject, parseJson, textOfParts } from '../json-fields.js';
 import type { NeutralToolCall, ReplyOf, TokenUsage } from '../wire-protocol.js';

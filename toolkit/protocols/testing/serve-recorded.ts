@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { formatSseEvent } from '../../cassette/sse-format.js';
-import type { RecordedResponse } from '../../cassette/types.js';
+import { formatSseEvent } from '../../exchange/sse-format.js';
+import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import type { WireErrorResponse } from '../wire-protocol.js';
 
 /** Writes a rendered answer or an error response to a real HTTP response, as replay would. */

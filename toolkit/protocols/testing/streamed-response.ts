@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { SseParser } from '../../cassette/sse-parser.js';
-import type { StreamedResponse } from '../../cassette/types.js';
+import { SseParser } from '../../exchange/sse-parser.js';
+import type { StreamedResponse } from '../../exchange/recorded-response.js';
 
 /** A stream as the recorder stores it, from its bytes delivered in these pieces (one read each). */
 export function streamedResponse(pieces: readonly Uint8Array[] | string): StreamedResponse {

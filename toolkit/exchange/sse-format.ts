@@ -1,4 +1,4 @@
-import type { SseEvent } from './types.js';
+import type { SseEvent } from './recorded-response.js';
 
 export const DONE_FRAME = 'data: [DONE]\n\n';
 
