@@ -14,9 +14,10 @@ export default defineConfig({
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  // Types for the subpath exports; the CLI has none to publish.
-  dts: { entry: libraries },
-  clean: true,
+  // The type declarations are tsc's (tsconfig.build.json, into dist/types/, before this runs):
+  // `npm start` builds only the JavaScript and leaves them be.
+  dts: false,
+  clean: ['!types/**'],
   sourcemap: true,
   splitting: true,
   external: ['vitest', 'openai'],

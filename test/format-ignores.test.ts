@@ -8,8 +8,14 @@ const ignorePath = [join(root, '.gitignore'), join(root, '.prettierignore')];
 
 /** Recorded and fixture data: replayed, compared and fingerprinted byte for byte. */
 const DATA_FILE = /\.(json|jsonl|ndjson|har)$/;
-/** Configuration, not test data: formatted like code. */
-const CONFIG_FILES = new Set(['package.json', 'tsconfig.json', '.prettierrc.json']);
+/** Configuration, not test data: formatted like code (the ecosystem project has its own manifest). */
+const CONFIG_FILES = new Set([
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  '.prettierrc.json',
+  'test/ecosystem/package.json',
+]);
 
 async function repositoryFiles(dir: string): Promise<string[]> {
   const files: string[] = [];

@@ -1,65 +1,20 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../../toolkit/model-server/model-server.js';
+import { ensureBuiltCli } from '../support/built-cli.js';
 import { docSnippet } from '../support/doc-snippet.js';
+import { sh } from '../support/newcomer-shell.js';
 import { documentedNames, valueNames } from '../support/public-api.js';
 import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 // The newcomer's path, for real: the packed tarball installed into fresh projects of both module
 // kinds, a scenario copied from the docs, recorded keyless, replayed by the CLI and by vitest.
 const REPO = process.cwd();
-const run = promisify(execFile);
 const repoVersions = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
-
-/** The child sees no vitest worker of ours, no key, and no colour codes. */
-function newcomerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', CI: '1' };
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(VITEST|NODE_OPTIONS$|TSX)|_API_KEY$|_TOKEN$|_SECRET$|^FORCE_COLOR$/.test(name)) continue;
-    env[name] = value;
-  }
-  return env;
-}
-
-async function sh(cwd: string, command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
-  try {
-    const { stdout, stderr } = await run(command, args, {
-      cwd,
-      env: { ...newcomerEnv(), ...extraEnv },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return stdout + stderr;
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? failed.message}`,
-      { cause: error },
-    );
-  }
-}
-
-/** dist/ is what gets packed; CI builds it first, a stale one here is rebuilt. */
-async function ensureFreshBuild(): Promise<void> {
-  const built = await stat(join(REPO, 'dist', 'cli.js')).catch(() => undefined);
-  const sources = (
-    await Promise.all(
-      ['harness', 'providers', 'toolkit'].map(async (dir) =>
-        (await listFiles(join(REPO, dir))).map((file) => join(dir, file)),
-      ),
-    )
-  ).flat();
-  const newest = Math.max(
-    ...(await Promise.all(sources.map(async (file) => (await stat(join(REPO, file))).mtimeMs))),
-    (await stat(join(REPO, 'package.json'))).mtimeMs,
-  );
-  if (built === undefined || built.mtimeMs < newest) await sh(REPO, 'npm', ['run', 'build']);
-}
 
 let root: string;
 let tarball: string;
@@ -67,9 +22,13 @@ const projects: Record<'esm' | 'cjs', string> = { esm: '', cjs: '' };
 
 beforeAll(async () => {
   root = await makeTempDir('newcomer-');
-  await ensureFreshBuild();
+  // dist/ is what gets packed: CI builds it first, a stale one is rebuilt here once for every
+  // test file; --ignore-scripts, or `prepare` would rebuild it under the other files' feet.
+  await ensureBuiltCli();
   const packed = JSON.parse(
-    await sh(REPO, 'npm', ['pack', '--json', '--pack-destination', root]).then((out) => out.slice(out.indexOf('['))),
+    await sh(REPO, 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', root]).then((out) =>
+      out.slice(out.indexOf('[')),
+    ),
   ) as Array<{ filename: string }>;
   tarball = join(root, packed[0]?.filename ?? '');
   const scenario = await docSnippet(join(REPO, 'docs', 'scenarios.md'), 'scenarios/hello-child.scenario.ts');

@@ -19,10 +19,16 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** The package build writes the type declarations first and the JavaScript last (package.json "build"). */
+const TYPES = join(REPO, 'dist', 'types', 'toolkit', 'index.d.ts');
+
 function isFresh(): boolean {
-  if (!existsSync(BUILT_CLI)) return false;
+  if (!existsSync(BUILT_CLI) || !existsSync(TYPES)) return false;
   const built = statSync(BUILT_CLI).mtimeMs;
-  return SOURCES.every((dir) => newestSource(join(REPO, dir)) <= built);
+  return (
+    statSync(join(REPO, 'package.json')).mtimeMs <= built &&
+    SOURCES.every((dir) => newestSource(join(REPO, dir)) <= built)
+  );
 }
 
 /** Resolves once `path` no longer exists (another test file's build finished). */
@@ -42,8 +48,9 @@ function removal(path: string): Promise<void> {
 }
 
 /**
- * `npm run build` when dist/cli.js is missing or older than a source file, once across test
- * files running in parallel (a lock folder in the temp dir, keyed by this checkout).
+ * `npm run build` (the package build: declarations and JavaScript) when dist/ is missing or older
+ * than a source file or package.json, once across test files running in parallel (a lock folder
+ * in the temp dir, keyed by this checkout).
  */
 export async function ensureBuiltCli(): Promise<string> {
   if (isFresh()) return BUILT_CLI;

@@ -330,6 +330,17 @@ describe('nestcast export', () => {
     for (const scope of scopes) expect(scope.isDone()).toBe(true);
   });
 
+  test('export takes a scenario name as inspect and show do: recordings/<name> under --recordings', async () => {
+    const dir = await nestcastRecording();
+    const byFolder = join(root, 'by-folder.nock.json');
+    const byName = join(root, 'by-name.nock.json');
+    expect(await main(['export', dir, '--to', 'nock', byFolder], cli(root).io)).toBe(0);
+    const { io, out } = cli(root);
+    expect(await main(['export', 'own', '--recordings', '.', '--to', 'nock', byName], io)).toBe(0);
+    expect(out()).toContain('exported 3 model calls');
+    expect(await readFile(byName, 'utf8')).toBe(await readFile(byFolder, 'utf8'));
+  });
+
   test('an exported HAR validates against the HAR 1.2 schema and Polly.js serves it from its fs persister to the openai SDK', async () => {
     const dir = await nestcastRecording();
     const expected = await sdkResults(createReplayingFetch(await loadCassette(dir)), 'http://model-server.invalid/v1');

@@ -21,9 +21,10 @@ import type { WorkerRunOptions } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast run [scenario...] [options]
 
-Replays scenarios keyless: every model call of every session is served from recordings/<scenario>
-(or from the scenario's authored script while it has no recording), no request may reach the
-network, and every session's transcript must equal recordings/<scenario>/transcripts.
+Replays scenarios keyless: every model call of every session is served from recordings/<scenario>,
+no request may reach the network, and every session's transcript must equal
+recordings/<scenario>/transcripts. A scenario with no recording yet fails (TRANSCRIPTS_NOT_FOUND):
+record it first with nestcast record <scenario> (from its authored script, keyless).
 Runs every scenario when none is named; only the selected scenario files are imported. Progress
 lines and the summary are in scenario order whatever the number of workers. Exits 1 if any
 scenario fails, times out, stalls or calls process.exit.
