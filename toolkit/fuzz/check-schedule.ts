@@ -445,7 +445,10 @@ async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Pr
   const problems: LifecycleViolation[] = [];
   for (const path of await runtime.sessions.list()) {
     if (parents.some((parent) => parent.session.path === path)) continue;
-    const log = parseSessionLog(await readFile(path, 'utf8'), path);
+    const text = await readIfPresent(path);
+    // Listed, then gone: the provider discarded the session (a start-up rolled back), which is its right.
+    if (text === null) continue;
+    const log = parseSessionLog(text, path);
     const parent = parents.find((candidate) => log.header.lineage.startsWith(`${candidate.lineage}/`));
     if (
       parent !== undefined &&
@@ -464,4 +467,14 @@ async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Pr
     }
   }
   return problems;
+}
+
+/** The file's text, or null when it no longer exists. */
+async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
