@@ -18,21 +18,26 @@ function createWorkerProvider(jobs) {
     async start(request) {
       if (request.signal.aborted)
         throw new WorkerError('ABORTED', `${request.lineage} was cancelled before it was ready`);
-      if (request.parent.disposed) throw new WorkerError('START_FAILED', `the parent of ${request.lineage} is gone`);
+      if (request.parent.disposed) throw new WorkerError('PARENT_DISPOSED', `the parent of ${request.lineage} is gone`);
       const id = `job-${++made}`;
       jobs.set(id, request.lineage);
       let settle;
       const result = new Promise((resolve) => (settle = resolve));
       let done = false;
+      // Every way the run ends comes here: the timer cleared, nothing left on the caller's signal.
       const finish = (value) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
+        request.signal.removeEventListener('abort', onAbort);
         settle(value);
       };
       const timer = setTimeout(() => finish({ output: 'done', stopReason: 'completed' }), 1);
-      const cancel = () => finish({ output: '', stopReason: 'aborted' });
-      request.signal.addEventListener('abort', cancel, { once: true });
+      // A run that did not complete says why, in one line.
+      const cancel = (reason = 'cancelled by its owner') =>
+        finish({ output: '', stopReason: 'aborted', diagnostic: `cancelled: ${reason}` });
+      const onAbort = () => cancel('the request signal was aborted');
+      request.signal.addEventListener('abort', onAbort, { once: true });
       let disposal;
       return {
         id,
@@ -40,7 +45,7 @@ function createWorkerProvider(jobs) {
         cancel,
         dispose: () =>
           (disposal ??= (async () => {
-            cancel();
+            cancel('disposed');
             await result;
             jobs.delete(id);
           })()),

@@ -124,17 +124,25 @@ describe.concurrent(
       expect(replayed.result).toEqual(recorded);
     });
 
-    test('a cancel mid-prompt is served where the recording had it, and the recorded agent answers as it did', async (context) => {
-      const f = await fixture(context);
-      const recorded = await record(f, 'until-cancel', {}, (cancel) => cancel());
-      expect(recorded).toEqual({ output: '', stopReason: 'aborted', diagnostic: 'cancelled: enough' });
-      const file = await readFile(join(f.dir, 'acp/main/c1.json'), 'utf8');
-      expect(file).toContain('"method":"session/cancel"');
-      expect(file).toContain('"stopReason":"cancelled"');
-      const replayed = await replay(f, {}, undefined, (cancel) => cancel());
-      expect(replayed.failures).toEqual([]);
-      expect(replayed.result).toEqual(recorded);
-    });
+    test(
+      'a cancel mid-prompt is served where the recording had it, and the recorded agent answers as it did',
+      { timeout: 60_000 },
+      async (context) => {
+        const f = await fixture(context);
+        // The agent answers the cancelled prompt only once its own model call returns, and dispose
+        // stops it after the EOF grace. Under load (start-up alone once took the agent 7.5 s) the
+        // default 6 s grace ran out first: the agent was killed mid-call and its answer never
+        // recorded. It exits on EOF right after answering, so a long grace costs nothing when calm.
+        const recorded = await record(f, 'until-cancel', { disposeEofGraceMs: 45_000 }, (cancel) => cancel());
+        expect(recorded).toEqual({ output: '', stopReason: 'aborted', diagnostic: 'cancelled: enough' });
+        const file = await readFile(join(f.dir, 'acp/main/c1.json'), 'utf8');
+        expect(file).toContain('"method":"session/cancel"');
+        expect(file).toContain('"stopReason":"cancelled"');
+        const replayed = await replay(f, {}, undefined, (cancel) => cancel());
+        expect(replayed.failures).toEqual([]);
+        expect(replayed.result).toEqual(recorded);
+      },
+    );
 
     test('a permission request replays with the recorded answer; a client answering otherwise is the first divergence', async (context) => {
       const f = await fixture(context);

@@ -1,6 +1,11 @@
+import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../harness/runtime/logger.js';
+import { Runtime } from '../../harness/runtime.js';
+import { subagentsService } from '../../providers/seam/subagent-service.js';
 import { assertProviderLifecycle, checkProviderLifecycle } from './check-provider-lifecycle.js';
 import { formatConformanceFailure } from './format-failure.js';
+import { spawnFactory } from './factories/in-process-factories.js';
 import disposeBeforeChildStops from './mutants/dispose-before-child-stops.js';
 import { toyFactory } from './toy-provider.js';
 import type { ProviderFactory } from './types.js';
@@ -114,5 +119,32 @@ describe('the escape watch', () => {
     const before = process.listeners('unhandledRejection');
     await checkProviderLifecycle(toyFactory(), { runs: 5 });
     expect(process.listeners('unhandledRejection')).toEqual(before);
+  });
+});
+
+describe('legal timing of a provider', () => {
+  it("judges a child session file removed between listing and reading as the provider's rollback, not a suite error", async () => {
+    let removed = 0;
+    const rollsBackLate: ProviderFactory = {
+      ...spawnFactory,
+      createRuntime: async (sessionsRoot) => {
+        const runtime = new Runtime({ sessionsRoot, logger: createMemoryLogger() });
+        await runtime.use(subagentsService);
+        const list = runtime.sessions.list.bind(runtime.sessions);
+        // Every child file disappears right after it was listed, as a rollback landing in between would make it.
+        runtime.sessions.list = async () => {
+          const paths = await list();
+          for (const path of paths.filter((p) => !p.includes('main'))) {
+            await rm(path, { force: true });
+            removed++;
+          }
+          return paths;
+        };
+        return runtime;
+      },
+    };
+    const report = await checkProviderLifecycle(rollsBackLate, { runs: 30 });
+    expect(report.ok, formatConformanceFailure(report)).toBe(true);
+    expect(removed).toBeGreaterThan(0);
   });
 });

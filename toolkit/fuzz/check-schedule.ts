@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { Runtime } from '../../harness/runtime.js';
@@ -8,7 +9,7 @@ import { codeOf, describeError } from '../../harness/error-text.js';
 import { HIJACKED, isListenerFailure, type LifecycleRecord } from './lifecycle-recorder.js';
 import { describeThing, liveThings } from './liveness.js';
 import type { RunTrace, Settlement } from './run-trace.js';
-import type { ScheduleDriver } from './schedule-driver.js';
+import { callerJson, type ScheduleDriver } from './schedule-driver.js';
 import type { LifecycleViolation, ProviderFixture } from './types.js';
 
 export interface ScheduleObservations {
@@ -29,7 +30,11 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
     checkResult(trace);
     checkSteering(trace, observed.fixture, driver.heard.get(trace.lineage) ?? []);
     checkFollowUps(trace);
+    checkErrors(trace);
   }
+  checkCallerUnchanged(observed.parents[0], driver);
+  checkIds(driver);
+  checkSignalListeners(driver);
   const violations = driver.traces.flatMap((trace) => trace.violations);
   violations.push(...laterListenerProblems(driver));
   const alive = liveThings(observed.runtime, observed.parents, observed.fixture);
@@ -40,6 +45,7 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
     });
   }
   violations.push(...(await childLogProblems(observed.runtime, observed.parents)));
+  violations.push(...parentLogProblems(observed.parents[0], driver));
   return violations;
 }
 
@@ -118,6 +124,23 @@ function checkStart(
     start.status === 'fulfilled'
   ) {
     trace.violate('failed-start-rejects', 'the child was scripted to fail start-up, yet start fulfilled');
+  }
+  if (start.status === 'rejected' && !calledWith.aborted) {
+    // Every reason start-up may end for, and the one code each must be reported with.
+    const reasons = [
+      ...(trace.abortedDuringStart ? [['ABORTED', 'the signal was aborted during start-up']] : []),
+      ...(trace.parentGoneDuringStart ? [['PARENT_DISPOSED', 'the parent was disposed during start-up']] : []),
+      ...(plan.outcome === 'fail-start' ? [['START_FAILED', 'the child was scripted to fail start-up']] : []),
+    ];
+    const code = codeOf(start.error);
+    if (!reasons.some(([allowed]) => allowed === code)) {
+      trace.violate(
+        'start-rejection-code',
+        reasons.length === 0
+          ? `start rejected (${describeError(start.error)}) although nothing made start-up fail`
+          : `start rejected with ${code ?? 'no code'} (${describeError(start.error)}); ${reasons.map(([allowed, why]) => `${why}: ${allowed}`).join(', or ')}`,
+      );
+    }
   }
   if (
     trace.abortedDuringStart &&
@@ -323,12 +346,119 @@ function laterListenerProblems(driver: ScheduleDriver): LifecycleViolation[] {
   ];
 }
 
+/**
+ * Every error a caller can get is typed (a string `code`, a message), and every result that did
+ * not complete says why in one line.
+ */
+function checkErrors(trace: RunTrace): void {
+  const untyped = (error: unknown): boolean =>
+    typeof codeOf(error) !== 'string' || !(error instanceof Error) || error.message.trim() === '';
+  if (trace.start.status === 'rejected' && untyped(trace.start.error))
+    trace.violate(
+      'errors-typed',
+      `start rejected with ${describeError(trace.start.error)}: not a typed error with a code and a message`,
+    );
+  const results = [trace.result, ...trace.followUps.map((followUp) => followUp.result)];
+  for (const result of results) {
+    if (result.status !== 'fulfilled' || result.value.stopReason === 'completed') continue;
+    const { diagnostic, stopReason } = result.value as { diagnostic?: unknown; stopReason: string };
+    if (typeof diagnostic !== 'string' || diagnostic.trim() === '' || /[\r\n]/.test(diagnostic))
+      trace.violate(
+        'errors-typed',
+        `a run that ended ${JSON.stringify(stopReason)} gave the diagnostic ${JSON.stringify(diagnostic)}: it must say why, in one line`,
+      );
+  }
+}
+
+/** The caller's request and the parent agent's options are as they were: start took copies. */
+function checkCallerUnchanged(parent: Agent | undefined, driver: ScheduleDriver): void {
+  for (const [trace, { request, json }] of driver.callerRequests) {
+    if (callerJson(request) !== json || request.signal !== trace.controller.signal)
+      trace.violate(
+        'caller-request-unchanged',
+        `the request the caller passed to subagents.start changed: ${json} became ${callerJson(request)}`,
+      );
+  }
+  if (parent !== undefined && JSON.stringify(parent.options) !== driver.parentBefore.options) {
+    const first = driver.traces[0];
+    first?.violate(
+      'caller-request-unchanged',
+      `the parent agent's options changed while its children ran: ${driver.parentBefore.options} became ${JSON.stringify(parent.options)}`,
+    );
+  }
+}
+
+/** Run ids and child ids are unique across the schedule's runs; an in-process child id resolves to its live agent. */
+function checkIds(driver: ScheduleDriver): void {
+  const firstRuns = driver.traces.filter((trace) => trace.start.status === 'fulfilled');
+  const seen = new Map<string, RunTrace>();
+  for (const trace of firstRuns) {
+    if (trace.start.status !== 'fulfilled') continue;
+    const id = trace.start.value.id;
+    const other = seen.get(id);
+    if (other !== undefined)
+      trace.violate(
+        'ids-unique',
+        `its run id ${JSON.stringify(id)} is also the id of ${other.name}: each child needs its own`,
+      );
+    seen.set(id, trace);
+  }
+  for (const { lineage, childId, resolves, inProcess } of driver.childIds) {
+    if (inProcess && !resolves) {
+      const trace = driver.traces.find((t) => t.lineage === lineage);
+      trace?.violate(
+        'ids-unique',
+        `subagent/start named child ${JSON.stringify(childId)}, but runtime.agents.get() does not find the child agent ${lineage} under it`,
+      );
+    }
+  }
+}
+
+/** Nothing the provider added to a caller's signal is still listening once the run is disposed (or start rejected). */
+function checkSignalListeners(driver: ScheduleDriver): void {
+  for (const trace of driver.traces) {
+    if (trace.calledWith === null) continue;
+    const left = getEventListeners(trace.controller.signal, 'abort').length;
+    if (left > 0)
+      trace.violate(
+        'no-listener-left-on-signal',
+        `${left} abort listener(s) are still on the caller's signal after the run ${trace.start.status === 'rejected' ? 'was refused' : 'was disposed'}: remove what you add when the run ends`,
+      );
+  }
+}
+
+/** The parent's log is exactly what it was: a child never writes into it (the suite's parent makes no tool call of its own). */
+function parentLogProblems(parent: Agent | undefined, driver: ScheduleDriver): LifecycleViolation[] {
+  if (parent === undefined || JSON.stringify(parent.session.events) === driver.parentBefore.events) return [];
+  const before = (JSON.parse(driver.parentBefore.events) as unknown[]).length;
+  const added = parent.session.events.slice(before).map((event) => event.type);
+  return [
+    {
+      promise: 'parent-log-untouched',
+      message: `the parent's session log changed while its children ran (${before} event(s) before, now ${parent.session.events.length}; added: ${added.join(', ') || 'none, but an event was rewritten'})`,
+    },
+  ];
+}
+
 /** Every child session log the runtime persisted must pass the invariants as a finished log. */
 async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Promise<LifecycleViolation[]> {
   const problems: LifecycleViolation[] = [];
   for (const path of await runtime.sessions.list()) {
     if (parents.some((parent) => parent.session.path === path)) continue;
-    const log = parseSessionLog(await readFile(path, 'utf8'), path);
+    const text = await readIfPresent(path);
+    // Listed, then gone: the provider discarded the session (a start-up rolled back), which is its right.
+    if (text === null) continue;
+    const log = parseSessionLog(text, path);
+    const parent = parents.find((candidate) => log.header.lineage.startsWith(`${candidate.lineage}/`));
+    if (
+      parent !== undefined &&
+      (log.header.parentSession !== parent.id || log.header.delegationDepth !== parent.depth + 1)
+    ) {
+      problems.push({
+        promise: 'child-header-matches-parent',
+        message: `${log.header.lineage} (${path}): its header says parentSession ${JSON.stringify(log.header.parentSession)}, delegationDepth ${String(log.header.delegationDepth)}; its parent is ${parent.id} at depth ${parent.depth}, so ${parent.id} and ${parent.depth + 1}`,
+      });
+    }
     for (const violation of checkInvariants(log, { finished: true })) {
       problems.push({
         promise: 'child-logs-valid',
@@ -337,4 +467,14 @@ async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Pr
     }
   }
   return problems;
+}
+
+/** The file's text, or null when it no longer exists. */
+async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }

@@ -13,13 +13,16 @@ export const LIFECYCLE_PROMISES = [
   'abort-during-start-cancels',
   'no-child-for-a-gone-parent',
   'failed-start-rejects',
+  'start-rejection-code',
   'rejected-start-releases-everything',
   'start-options-copied',
+  'caller-request-unchanged',
   // Lifecycle events.
   'no-events-for-rejected-start',
   'one-start-and-end-per-run',
   'start-before-end',
   'end-reports-the-result',
+  'ids-unique',
   'listener-failures-contained',
   'later-listeners-run',
   'result-unaffected-by-listeners',
@@ -29,12 +32,14 @@ export const LIFECYCLE_PROMISES = [
   'result-known-shape',
   'result-matches-child',
   'result-stays-put',
+  'errors-typed',
   // Cancel and the signal.
   'cancel-and-signal-settle-result',
   'cancel-settles-aborted',
   'partial-output-kept',
   'cancel-after-settle-harmless',
   'cancel-never-throws',
+  'no-listener-left-on-signal',
   // Steering and resume.
   'steering-delivered-or-refused',
   'resume-never-shared',
@@ -48,6 +53,8 @@ export const LIFECYCLE_PROMISES = [
   'no-unhandled-failures',
   // Sessions.
   'child-logs-valid',
+  'child-header-matches-parent',
+  'parent-log-untouched',
   // The schedule as a whole.
   'schedule-finishes',
 ] as const;

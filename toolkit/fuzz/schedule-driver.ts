@@ -34,6 +34,12 @@ function requestJson(request: ResolvedStartRequest): string {
   return JSON.stringify(plain);
 }
 
+/** What the caller handed `subagents.start`: its keys and plain fields (the options the suite itself edits aside). */
+export function callerJson(request: SubagentStartRequest): string {
+  const { parent: _parent, signal: _signal, agentOptions: _options, toolFilter: _filter, ...plain } = request;
+  return JSON.stringify({ ...plain, keys: Object.keys(request) });
+}
+
 /** Issues the schedule's acts at the lifecycle points it names, and records what happened natively. */
 export class ScheduleDriver {
   readonly traces: RunTrace[];
@@ -50,6 +56,17 @@ export class ScheduleDriver {
   readonly capabilities: SubagentCapabilities;
   /** A `provider-added` listener managed to replace the registered provider's capabilities with all of them. */
   capabilitiesWidened = false;
+  /** The parent's log and options as they were before any run started: no child may change them. */
+  readonly parentBefore: { readonly events: string; readonly options: string };
+  /** Per `subagent/start`: the child id, and whether the runtime's agent registry resolves it to that child (in-process). */
+  readonly childIds: {
+    readonly lineage: string;
+    readonly childId: string;
+    readonly resolves: boolean;
+    readonly inProcess: boolean;
+  }[] = [];
+  /** The request each run's caller passed to `subagents.start`, and its JSON then: it must be the same after. */
+  readonly callerRequests = new Map<RunTrace, { readonly request: SubagentStartRequest; readonly json: string }>();
   private clock = 0;
   private providerRemoved = false;
   private readonly providerName: string;
@@ -67,6 +84,15 @@ export class ScheduleDriver {
   ) {
     this.observed = recordLifecycle(runtime.events, { start: schedule.startListener, end: schedule.endListener });
     this.capabilities = { ...fixture.provider.capabilities };
+    this.parentBefore = {
+      events: JSON.stringify(parents.parent.session.events),
+      options: JSON.stringify(parents.parent.options),
+    };
+    runtime.events.on('subagent/start', (info) => {
+      const inProcess = runtime.agents.list().some((agent) => agent.lineage === info.lineage);
+      const resolves = runtime.agents.get(info.childId)?.lineage === info.lineage;
+      this.childIds.push({ lineage: info.lineage, childId: info.childId, resolves, inProcess });
+    });
     this.traces = schedule.runs.map((plan, index) => {
       const spawnedBy = runSpawnedBy(index, plan.outcome);
       const refusal = plan.refusal === null ? null : concreteRefusal(plan.refusal, this.capabilities, index);
@@ -311,6 +337,7 @@ export class ScheduleDriver {
       ...(toolFilter ? { toolFilter } : {}),
       ...trace.refusal?.fields,
     };
+    this.callerRequests.set(trace, { request, json: callerJson(request) });
     const started = this.subagents.start(this.providerName, request);
     // The caller changes its options once start has the request: the provider must have taken a copy.
     caller.agentOptions.maxSteps = 1;

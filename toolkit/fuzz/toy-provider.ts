@@ -167,8 +167,15 @@ export class ToyRun implements SubagentRun {
     return new ToyRun(this.id, { ...this.request, prompt: content, signal }, this.outcome, this.ctx, this.steering);
   }
 
+  private readonly onAbort = (): void => this.stop('the request signal was aborted');
+
   protected listen(): void {
-    this.request.signal.addEventListener('abort', () => this.stop('the request signal was aborted'), { once: true });
+    this.request.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The run is over: nothing of it stays on the caller's signal. */
+  protected unlisten(): void {
+    this.request.signal.removeEventListener('abort', this.onAbort);
   }
 
   /** The signal may have aborted before this run existed (during start-up): the run starts cancelled. */
@@ -197,12 +204,14 @@ export class ToyRun implements SubagentRun {
   protected settle(result: SubagentResult): void {
     if (this.done) return;
     this.done = true;
+    this.unlisten();
     this.ending.resolve(result);
   }
 
   protected fail(error: Error): void {
     if (this.done) return;
     this.done = true;
+    this.unlisten();
     this.ending.reject(error);
   }
 

@@ -14,6 +14,13 @@ import floatingRejectionOnDispose from './floating-rejection-on-dispose.js';
 import ignoresSignalAfterReady from './ignores-signal-after-ready.js';
 import leaksWhenCancelledBeforeReady from './leaks-when-cancelled-before-ready.js';
 import listenerFailureEscapes from './listener-failure-escapes.js';
+import rejectsAbortedStartAsStartFailed from './rejects-aborted-start-as-start-failed.js';
+import editsParentOptions from './edits-parent-options.js';
+import reusesRunId from './reuses-run-id.js';
+import multiLineDiagnostic from './multi-line-diagnostic.js';
+import leavesListenerOnSignal from './leaves-listener-on-signal.js';
+import wrongChildDepthInHeader from './wrong-child-depth-in-header.js';
+import writesIntoParentLog from './writes-into-parent-log.js';
 import type { Mutant } from './mutant.js';
 import optionsByReference from './options-by-reference.js';
 import rejectsOnChildError from './rejects-on-child-error.js';
@@ -68,4 +75,11 @@ export const MUTANTS: readonly Mutant[] = [
   startsForADisposedParent,
   capabilitiesReadLive,
   unrefTimerOutlivesDispose,
+  rejectsAbortedStartAsStartFailed,
+  editsParentOptions,
+  reusesRunId,
+  multiLineDiagnostic,
+  leavesListenerOnSignal,
+  wrongChildDepthInHeader,
+  writesIntoParentLog,
 ];
