@@ -6,14 +6,18 @@ import type { Command } from '../command.js';
 import { runKeyless } from '../keyless-run.js';
 import { parseCommandLine } from '../parse.js';
 import { runOptions } from './run.js';
-import { isRunMessage, type ReportMessage, type RunMessage } from '../workers/worker-messages.js';
+import type { RunEvidence } from '../../scenarios/run-scenario.js';
+import { dieWithParent } from '../workers/die-with-parent.js';
+import { isRunMessage, type ReportMessage, type RunMessage, type StartedMessage } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast scenario-worker [--work-root <dir>]
 
 Internal: a worker process of \`nestcast run --workers N\`. It takes whole scenarios over its IPC
 channel, one at a time, runs each exactly as a serial \`nestcast run\` would, and sends back the
-report. It exits when the parent closes the channel. Its work folders go in --work-root (default:
-the temp dir), a folder the parent removes when the worker is gone.`;
+report. It exits when the parent closes the channel, and kills itself, its process group and
+--work-root when the parent is gone (even killed), whatever its scenario code is doing. Its work
+folders go in --work-root (default: the temp dir), a folder the parent removes when the worker is
+gone.`;
 
 export const scenarioWorkerCommand: Command = {
   name: 'scenario-worker',
@@ -28,6 +32,7 @@ export const scenarioWorkerCommand: Command = {
       );
       return 2;
     }
+    dieWithParent(values['work-root']);
     let current: RunMessage | undefined;
     // Keyless as a serial run is: key-like variables gone and the guard armed before the first
     // scenario module loads, and Ctrl-C removing this worker's work folders.
@@ -77,11 +82,25 @@ async function runOne(
   // that leaves nothing to wait on drains the loop and fails SCENARIO_STALLED, as in a serial run.
   process.channel?.unref();
   let report;
+  let evidence: RunEvidence | undefined;
   try {
-    report = await runScenarioFile(message.options.scenariosDir, message.name, runOptions(message.options, env));
+    report = await runScenarioFile(message.options.scenariosDir, message.name, {
+      ...runOptions(message.options, env),
+      ...(message.options.evidence === true ? { onEvidence: (left: RunEvidence) => void (evidence = left) } : {}),
+      onStarted: (timeout) => {
+        const started: StartedMessage = { type: 'started', name: message.name, timeout };
+        send(started);
+      },
+    });
   } finally {
     process.channel?.ref();
   }
-  const reply: ReportMessage = { type: 'report', name: message.name, report, escapes: newEscapes() };
+  const reply: ReportMessage = {
+    type: 'report',
+    name: message.name,
+    report,
+    escapes: newEscapes(),
+    ...(evidence !== undefined ? { evidence } : {}),
+  };
   await new Promise<void>((resolve) => send(reply, undefined, {}, () => resolve()));
 }
