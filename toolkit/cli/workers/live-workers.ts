@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { descendantProcesses, killProcesses } from './descendant-processes.js';
 
 /** Worker processes of this process that have not exited: a signal stops them before this process exits. */
 const live = new Set<ChildProcess>();
@@ -40,10 +41,20 @@ export async function stopLiveWorkers(): Promise<void> {
   stopping = true;
   const running = [...live];
   if (running.length === 0) return;
+  // Listed now, while each is still its worker's: once a worker is gone, its detached children are nobody's.
+  const below = running.flatMap((child) => (child.pid === undefined ? [] : descendantProcesses(child.pid)));
   const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
   for (const child of running) signalGroup(child, 'SIGTERM');
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
   clearTimeout(timer);
   for (const child of running) signalGroup(child, 'SIGKILL');
+  killProcesses(below);
+}
+
+/** Kills a worker whose scenario code never yields, its group, and what it started outside its group. */
+export function killWorker(child: ChildProcess): void {
+  const below = child.pid === undefined ? [] : descendantProcesses(child.pid);
+  signalGroup(child, 'SIGKILL');
+  killProcesses(below);
 }

@@ -5,7 +5,7 @@ import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.j
 import { nestcastCliCommand } from '../../scenarios/locate-cli.js';
 import { importTimeout } from '../../scenarios/verdict/scenario-deadline.js';
 import type { NetworkEscape } from '../../guard/network-guard.js';
-import { signalGroup, stoppingWorkers, trackWorker } from './live-workers.js';
+import { killWorker, signalGroup, stoppingWorkers, trackWorker } from './live-workers.js';
 import { isReportMessage, isStartedMessage, type RunMessage, type WorkerRunOptions } from './worker-messages.js';
 
 export interface PoolOptions {
@@ -126,7 +126,7 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
                 performance.now() - running.started,
               ),
             );
-            signalGroup(child, 'SIGKILL');
+            killWorker(child);
           },
           (seconds + WATCHDOG_GRACE_S) * 1000,
         );
