@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '../recording-folder/read-regular-file.js';
 import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { CassetteError, DEFAULT_RECORD_HINT } from '../errors/cassette-error.js';
@@ -127,12 +128,14 @@ function invalid(where: string, problem: string, hint: string): CassetteError {
 // Synchronous reads: a recording is read whole anyway, and each step of an asynchronous read is a
 // thread-pool round trip that costs more than reading a small file (a scenario reads several).
 async function readText(file: string): Promise<string | undefined> {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return readRegularFileSync(
+    file,
+    (kind) =>
+      new CassetteError(
+        'CASSETTE_INVALID',
+        `Invalid cassette: ${file} is ${kind}, not a regular file; a recording holds only regular files. Replace it with the file it stands for, or re-record the scenario.`,
+      ),
+  );
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -21,6 +21,10 @@ export function reportCollector(dir: string | undefined) {
     optionsFor(scenario: string): { onEvidence?: (evidence: RunEvidence) => void } {
       return dir === undefined ? {} : { onEvidence: (left) => void evidence.set(scenario, left) };
     },
+    /** Evidence that arrived from elsewhere (a worker process), for the report of `scenario`. */
+    keep(scenario: string, left: RunEvidence): void {
+      if (dir !== undefined) evidence.set(scenario, left);
+    },
     add(report: ScenarioReport): void {
       if (dir === undefined) return;
       const left = evidence.get(report.name);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../recording-folder/read-regular-file.js';
 import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
@@ -54,18 +54,12 @@ export async function readTranscripts(
 ): Promise<NormalizedSession[]> {
   const regenerate = options.regenerate ?? DEFAULT_REGENERATE;
   const manifestPath = join(dir, TRANSCRIPT_MANIFEST);
-  let text: string;
-  try {
-    // Synchronous, as the recording's other small files: see load-cassette.ts.
-    text = readFileSync(manifestPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  // Synchronous, as the recording's other small files: see load-cassette.ts.
+  const text = readRegularFileSync(manifestPath, (kind) => notRegular(manifestPath, kind, regenerate));
+  if (text === undefined) {
     throw new HarvestError(
       'TRANSCRIPTS_NOT_FOUND',
       `No expected transcripts in ${dir} (${TRANSCRIPT_MANIFEST} is missing). ${regenerate}`,
-      {
-        cause: error,
-      },
     );
   }
   const entries = parseManifest(text, manifestPath, regenerate);
@@ -79,14 +73,10 @@ async function readTranscript(
   regenerate: string,
 ): Promise<NormalizedSession> {
   const path = join(dir, ...entry.file.split('/'));
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  const text = readRegularFileSync(path, (kind) => notRegular(path, kind, regenerate));
+  if (text === undefined) {
     throw invalid(
       `${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${regenerate}`,
-      error,
     );
   }
   let log;
@@ -145,6 +135,10 @@ async function removeStale(dir: string, keep: ReadonlySet<string>): Promise<void
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
     if ((await readdir(folder)).length === 0) await rmdir(folder);
   }
+}
+
+function notRegular(path: string, kind: string, regenerate: string): HarvestError {
+  return invalid(`${path} is ${kind}, not a regular file; a recording holds only regular files. ${regenerate}`);
 }
 
 function invalid(message: string, cause?: unknown): HarvestError {

@@ -3,7 +3,7 @@ import { failedReport } from './scenario-report.js';
 import type { RunScenarioOptions, ScenarioReport } from './run-scenario.js';
 import { ScenarioError } from './scenario-error.js';
 import { failOnDrain } from './verdict/event-loop-drain.js';
-import { DEFAULT_SCENARIO_TIMEOUT_S, scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
+import { importTimeout, scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
 import { runScenarioToVerdict } from './verdict/run-to-verdict.js';
 
 /**
@@ -14,7 +14,7 @@ import { runScenarioToVerdict } from './verdict/run-to-verdict.js';
 export async function runScenarioFile(
   dir: string,
   name: string,
-  options: RunScenarioOptions = {},
+  options: RunScenarioFileOptions = {},
 ): Promise<ScenarioReport> {
   const started = performance.now();
   let scenario;
@@ -34,7 +34,14 @@ export async function runScenarioFile(
       performance.now() - started,
     );
   }
-  return runScenarioToVerdict(scenario, options);
+  const { onStarted, ...runOptions } = options;
+  onStarted?.(scenarioTimeout(scenario.timeout, options.timeout));
+  return runScenarioToVerdict(scenario, runOptions);
+}
+
+export interface RunScenarioFileOptions extends RunScenarioOptions {
+  /** Called once the file is imported, as the run starts, with its time limit in seconds: a watchdog outside this process counts from here. */
+  readonly onStarted?: (timeoutSeconds: number) => void;
 }
 
 /**
@@ -42,8 +49,7 @@ export async function runScenarioFile(
  * drained loop) nor hold a worker forever: the import gets the runner's time limit too.
  */
 async function importWithinLimits(dir: string, name: string, timeout: number | undefined) {
-  // The import is not the scenario's run: its limit is never below the default, whatever --timeout says.
-  const deadline = scenarioDeadline(Math.max(scenarioTimeout(undefined, timeout), DEFAULT_SCENARIO_TIMEOUT_S));
+  const deadline = scenarioDeadline(importTimeout(timeout));
   try {
     const timedOut = deadline.interrupted.then((interruption): never => {
       throw new ScenarioError('SCENARIO_TIMEOUT', `importing its file ${interruption.message}`);

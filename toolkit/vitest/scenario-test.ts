@@ -4,7 +4,8 @@ import { loadScenarios } from '../scenarios/load-scenarios.js';
 import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
 import { describeFailures } from '../scenarios/scenario-report.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
-import { scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
+import { killIfBlocked } from '../scenarios/verdict/blocked-thread-watchdog.js';
+import { importTimeout, scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
 
 export interface ScenarioTestOptions extends Omit<RunScenarioOptions, 'mode'> {
   /** Folder of `<name>.scenario.ts` files. Default `scenarios` (from the working directory). */
@@ -33,8 +34,12 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
   test(
     `scenario ${name} replays as recorded`,
     async () => {
-      const definition = typeof scenario === 'string' ? await loadOne(name, options) : scenario;
-      expectScenarioToPass(await runScenario(definition, { ...options, mode: 'replay' }));
+      const definition =
+        typeof scenario === 'string'
+          ? await watched(importTimeout(options.timeout), `${name}: importing its file`, () => loadOne(name, options))
+          : scenario;
+      const limit = scenarioTimeout(definition.timeout, options.timeout);
+      expectScenarioToPass(await watched(limit, name, () => runScenario(definition, { ...options, mode: 'replay' })));
     },
     scenarioTestTimeoutMs(scenario, options),
   );
@@ -43,6 +48,19 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
 /** Fails with the report's failures, one block per failure, then the harness log, as vitest output. */
 export function expectScenarioToPass(report: ScenarioReport): void {
   expect(describeFailures(report), `scenario ${report.name} failed`).toBe('');
+}
+
+/**
+ * The scenario runs in this test's own thread (a definition's functions cannot move to another
+ * process): code in it that never yields is stopped by ending this process, not left to hang.
+ */
+async function watched<T>(seconds: number, what: string, work: () => Promise<T>): Promise<T> {
+  const watchdog = killIfBlocked(seconds, what);
+  try {
+    return await work();
+  } finally {
+    await watchdog.stop();
+  }
 }
 
 async function loadOne(name: string, options: ScenarioTestOptions): Promise<ScenarioDefinition> {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { assertNoNetworkEscapes, type NetworkEscape } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
-import type { ScenarioReport } from '../../scenarios/run-scenario.js';
+import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
 import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
 import { REPORTERS } from '../reporters/index.js';
@@ -16,7 +16,7 @@ import { parseCommandLine } from '../parse.js';
 import { reportCollector } from '../report-runs.js';
 import { progressLine, summaryTable } from '../scenario-table.js';
 import { parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
-import { runInWorkers, type PoolResult } from '../workers/scenario-pool.js';
+import { runInWorkers } from '../workers/scenario-pool.js';
 import type { WorkerRunOptions } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast run [scenario...] [options]
@@ -40,7 +40,7 @@ Options:
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
   --workers <n>        run scenarios in n worker processes, each taking whole scenarios
-                       (default: the number of cores; one scenario, or --report, runs in this process)
+                       (default: the number of cores; never more than the scenarios)
   --timeout <seconds>  time limit per scenario (default 60; a scenario's own \`timeout\` wins)
   --pass-with-no-scenarios
                        exit 0 when no scenario is selected (default: exit 1 with NO_SCENARIOS)
@@ -76,7 +76,7 @@ export const runCommand: Command = {
         if (lostWorkers.length > 0) {
           throw new ScenarioError(
             'WORKER_EXITED',
-            `${lostWorkers.join('\n')}\nSomething scenario code left running failed after its verdict; run with --workers 1 to see it in the foreground.`,
+            `${lostWorkers.join('\n')}\nSomething scenario code left running failed after its verdict; its output is above.`,
           );
         }
         if (request.ci !== undefined)
@@ -173,49 +173,37 @@ async function replayAll(
   reportDir: string | undefined,
   io: CliIo,
 ): Promise<ReplayOutcome> {
-  const { scenariosDir } = run;
   const p = paint(io.color);
   const htmlReport = reportCollector(reportDir);
-  // Progress lines in scenario order, each as soon as every scenario before it has its verdict.
+  // Progress lines (and report pages) in scenario order, each as soon as every scenario before it has its verdict.
   const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
   let printed = 0;
-  const onReport = (index: number, report: ScenarioReport): void => {
+  const onReport = (index: number, report: ScenarioReport, evidence?: RunEvidence): void => {
     reports[index] = report;
-    htmlReport.add(report);
+    if (evidence !== undefined) htmlReport.keep(report.name, evidence);
     for (let shown = reports[printed]; shown !== undefined; shown = reports[printed]) {
+      htmlReport.add(shown);
       io.stdout(progressLine(shown, p));
       printed++;
     }
   };
-  // --report keeps each run's session logs and calls in this process: it runs here, serially.
-  let pool: PoolResult | undefined;
-  if (Math.min(workers, names.length) > 1 && reportDir === undefined) {
-    pool = await runInWorkers(names, {
-      workers,
-      run,
-      env: io.env,
-      cwd: io.cwd,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      onReport,
-    });
-  } else {
-    // Loaded here, not at the top: a parent of workers never runs a scenario, and starts them sooner without it.
-    const { runScenarioFile } = await import('../../scenarios/run-scenario-file.js');
-    for (const [index, name] of names.entries()) {
-      onReport(
-        index,
-        await runScenarioFile(scenariosDir, name, { ...runOptions(run, io.env), ...htmlReport.optionsFor(name) }),
-      );
-    }
-  }
+  // Scenario code never runs here: this process gives the verdicts, and stops any worker that overstays.
+  const pool = await runInWorkers(names, {
+    workers,
+    run: { ...run, ...(reportDir !== undefined ? { evidence: true } : {}) },
+    env: io.env,
+    cwd: io.cwd,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    onReport,
+  });
   const done = reports as ScenarioReport[];
   io.stdout(`\n${summaryTable(done, p)}`);
   await htmlReport.write(io);
-  return { reports: done, workerEscapes: pool?.escapes ?? [], lostWorkers: pool?.lostWorkers ?? [] };
+  return { reports: done, workerEscapes: pool.escapes, lostWorkers: pool.lostWorkers };
 }
 
-/** The options one scenario runs with, the same in this process and in a worker. */
+/** The options one scenario runs with in a worker. */
 export function runOptions(run: WorkerRunOptions, env: NodeJS.ProcessEnv) {
   return {
     mode: 'replay' as const,

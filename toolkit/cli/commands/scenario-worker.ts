@@ -6,14 +6,19 @@ import type { Command } from '../command.js';
 import { runKeyless } from '../keyless-run.js';
 import { parseCommandLine } from '../parse.js';
 import { runOptions } from './run.js';
-import { isRunMessage, type ReportMessage, type RunMessage } from '../workers/worker-messages.js';
+import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
+import { descendantProcesses, killProcesses, type DescendantProcess } from '../workers/descendant-processes.js';
+import { dieWithParent } from '../workers/die-with-parent.js';
+import { isRunMessage, type ReportMessage, type RunMessage, type StartedMessage } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast scenario-worker [--work-root <dir>]
 
 Internal: a worker process of \`nestcast run --workers N\`. It takes whole scenarios over its IPC
 channel, one at a time, runs each exactly as a serial \`nestcast run\` would, and sends back the
-report. It exits when the parent closes the channel. Its work folders go in --work-root (default:
-the temp dir), a folder the parent removes when the worker is gone.`;
+report. It exits when the parent closes the channel, and kills itself, its process group and
+--work-root when the parent is gone (even killed), whatever its scenario code is doing. Its work
+folders go in --work-root (default: the temp dir), a folder the parent removes when the worker is
+gone.`;
 
 export const scenarioWorkerCommand: Command = {
   name: 'scenario-worker',
@@ -28,6 +33,11 @@ export const scenarioWorkerCommand: Command = {
       );
       return 2;
     }
+    dieWithParent(values['work-root']);
+    // Stopped by its parent, or at its end: whatever runs below it goes too, in whatever group it
+    // chose (tsx's esbuild service, what a scenario module started while loading).
+    const killBelow = () => killProcesses(descendantProcesses());
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, killBelow);
     let current: RunMessage | undefined;
     // Keyless as a serial run is: key-like variables gone and the guard armed before the first
     // scenario module loads, and Ctrl-C removing this worker's work folders.
@@ -53,6 +63,7 @@ export const scenarioWorkerCommand: Command = {
         });
         await new Promise<void>((done) => process.once('disconnect', done));
         await queue;
+        killBelow();
         // A request after the last report (a timer a scenario left) has no report to ride on.
         try {
           assertNoNetworkEscapes(newEscapes());
@@ -77,11 +88,46 @@ async function runOne(
   // that leaves nothing to wait on drains the loop and fails SCENARIO_STALLED, as in a serial run.
   process.channel?.unref();
   let report;
+  let evidence: RunEvidence | undefined;
+  /** What ran below this worker as the scenario started (tsx's esbuild service, what its module started while loading). */
+  let before: readonly DescendantProcess[] = [];
   try {
-    report = await runScenarioFile(message.options.scenariosDir, message.name, runOptions(message.options, env));
+    report = await runScenarioFile(message.options.scenariosDir, message.name, {
+      ...runOptions(message.options, env),
+      ...(message.options.evidence === true ? { onEvidence: (left: RunEvidence) => void (evidence = left) } : {}),
+      onStarted: (timeout) => {
+        before = descendantProcesses();
+        const started: StartedMessage = { type: 'started', name: message.name, timeout };
+        send(started);
+      },
+    });
   } finally {
     process.channel?.ref();
   }
-  const reply: ReportMessage = { type: 'report', name: message.name, report, escapes: newEscapes() };
+  report = withLeftRunning(report, before);
+  const reply: ReportMessage = {
+    type: 'report',
+    name: message.name,
+    report,
+    escapes: newEscapes(),
+    ...(evidence !== undefined ? { evidence } : {}),
+  };
   await new Promise<void>((resolve) => send(reply, undefined, {}, () => resolve()));
+}
+
+/**
+ * A process scenario code started and left running is killed now, and fails the scenario: it
+ * would outlive the run (holding its output pipe open, writing into the next scenario's folders).
+ */
+function withLeftRunning(report: ScenarioReport, before: readonly DescendantProcess[]): ScenarioReport {
+  const known = new Set(before.map((entry) => entry.pid));
+  const left = descendantProcesses().filter((entry) => !known.has(entry.pid));
+  if (left.length === 0) return report;
+  killProcesses(left);
+  const listed = left.map((entry) => `pid ${entry.pid} (${entry.command})`).join(', ');
+  const failure = {
+    code: 'PROCESS_LEFT_RUNNING' as const,
+    message: `${report.name}: scenario code left ${left.length === 1 ? 'a process' : `${left.length} processes`} running after the scenario ended, now killed: ${listed}. End what a tool or provider starts before it returns (or in its dispose).`,
+  };
+  return { ...report, passed: false, failures: [...report.failures, failure] };
 }

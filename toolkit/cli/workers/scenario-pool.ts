@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { failedReport } from '../../scenarios/scenario-report.js';
 import { makeWorkerFolder, removeWorkerFolder } from '../../scenarios/work-folders.js';
-import type { ScenarioReport } from '../../scenarios/run-scenario.js';
+import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
 import { nestcastCliCommand } from '../../scenarios/locate-cli.js';
+import { importTimeout } from '../../scenarios/verdict/scenario-deadline.js';
 import type { NetworkEscape } from '../../guard/network-guard.js';
-import { isReportMessage, type RunMessage, type WorkerRunOptions } from './worker-messages.js';
+import { killWorker, signalGroup, stoppingWorkers, trackWorker } from './live-workers.js';
+import { isReportMessage, isStartedMessage, type RunMessage, type WorkerRunOptions } from './worker-messages.js';
 
 export interface PoolOptions {
   /** Worker processes to start, at most one per scenario. */
@@ -16,8 +18,8 @@ export interface PoolOptions {
   /** Whatever a worker (scenario code included) writes, passed on as it arrives. */
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** Called once per scenario, in completion order, with its index in `names`. */
-  readonly onReport: (index: number, report: ScenarioReport) => void;
+  /** Called once per scenario, in completion order, with its index in `names` (and its evidence when `run.evidence` asked for it). */
+  readonly onReport: (index: number, report: ScenarioReport, evidence?: RunEvidence) => void;
 }
 
 /** What a pool run found besides the verdicts: the run fails on either. */
@@ -37,6 +39,12 @@ const TRAILING_OUTPUT_MS = 200;
  * starts the next without waiting for the parent to read its report and answer.
  */
 const IN_FLIGHT = 2;
+/**
+ * How long past a scenario's time limit its worker is killed. The worker's own deadline fires at
+ * the limit and reports where each session stood; only code that never yields (a loop, a
+ * catastrophic regular expression) keeps it from doing so within this grace.
+ */
+const WATCHDOG_GRACE_S = 3;
 
 /**
  * Runs every named scenario in worker processes, each worker taking whole scenarios one at a time
@@ -44,6 +52,11 @@ const IN_FLIGHT = 2;
  * code, a crash, a kill) fails the one it was running with WORKER_EXITED, and is replaced for the
  * rest (the one queued behind goes back to the queue: it never started), so every scenario gets a
  * verdict. A worker that ends badly after its last verdict is reported in `lostWorkers`.
+ *
+ * Each worker runs in a process group of its own, watched from here: a scenario still running
+ * `WATCHDOG_GRACE_S` past its time limit (CPU-bound code the worker's own timer cannot interrupt)
+ * fails with SCENARIO_TIMEOUT and its worker's group is killed. When a worker exits, whatever is
+ * left in its group (processes scenario code started) is killed with it.
  */
 export function runInWorkers(names: readonly string[], options: PoolOptions): Promise<PoolResult> {
   const cli = nestcastCliCommand();
@@ -58,9 +71,9 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
   const take = (): number => returned.shift() ?? next++;
 
   return new Promise((resolve) => {
-    const settle = (index: number, report: ScenarioReport): void => {
+    const settle = (index: number, report: ScenarioReport, evidence?: RunEvidence): void => {
       reports[index] = report;
-      options.onReport(index, report);
+      options.onReport(index, report, evidence);
     };
     const finishIfDone = (): void => {
       if (live === 0 && !pending()) resolve({ reports: reports as ScenarioReport[], escapes, lostWorkers });
@@ -75,7 +88,10 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         cwd: options.cwd,
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        // A group of its own: killed whole, and out of reach of a Ctrl-C this process handles.
+        detached: true,
       });
+      trackWorker(child);
       /** Handed to this worker and not yet reported, in the order it runs them: the first is running. */
       const holding: { index: number; started: number }[] = [];
       let stderrTail = '';
@@ -84,6 +100,42 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
         options.stderr(text);
       });
+
+      /** Kills the worker when the running scenario overstays its limit; re-armed as the scenario moves on. */
+      let watchdog: NodeJS.Timeout | undefined;
+      let killedByWatchdog = false;
+      const watch = (seconds: number, what: string): void => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(
+          () => {
+            const running = holding.shift();
+            if (running === undefined) return;
+            killedByWatchdog = true;
+            settle(
+              running.index,
+              failedReport(
+                names[running.index] as string,
+                'replay',
+                {
+                  code: 'SCENARIO_TIMEOUT',
+                  message:
+                    `${what}did not finish within its time limit of ${seconds} s, and its code never gave control back ` +
+                    `(a loop that never yields, a catastrophic regular expression): its worker process was killed ${WATCHDOG_GRACE_S} s later. ` +
+                    'Find the code that never yields, or raise the limit with `timeout` in the scenario definition or --timeout <seconds>.',
+                },
+                performance.now() - running.started,
+              ),
+            );
+            killWorker(child);
+          },
+          (seconds + WATCHDOG_GRACE_S) * 1000,
+        );
+      };
+      /** The scenario at the head of `holding` has started in the worker: its import is watched first. */
+      const watchImport = (): void => {
+        if (holding[0] !== undefined) watch(importTimeout(options.run.timeout), 'importing its file ');
+        else clearTimeout(watchdog);
+      };
 
       const topUp = (limit = IN_FLIGHT): void => {
         while (holding.length < limit && pending() && child.connected) {
@@ -100,12 +152,18 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
 
       child.on('message', (message: unknown) => {
         const running = holding[0];
-        if (!isReportMessage(message) || running === undefined || message.name !== names[running.index]) return;
+        if (running === undefined || (message as { name?: unknown } | null)?.name !== names[running.index]) return;
+        if (isStartedMessage(message)) {
+          watch(message.timeout, '');
+          return;
+        }
+        if (!isReportMessage(message)) return;
         holding.shift();
         escapes.push(...message.escapes);
-        settle(running.index, message.report);
+        settle(running.index, message.report, message.evidence);
         // The next queued scenario starts now, in the worker: its time counts from here.
         if (holding[0] !== undefined) holding[0].started = performance.now();
+        watchImport();
         topUp();
       });
       let exited = false;
@@ -113,12 +171,16 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         if (exited) return;
         exited = true;
         live--;
+        clearTimeout(watchdog);
         removeWorkerFolder(workRoot);
         const tail = stderrTail.trim();
         const lastOutput = tail === '' ? '' : `\nLast output of the worker:\n${tail}`;
-        const [running, ...queued] = holding.splice(0);
+        // After a watchdog kill the one running has its verdict already: what is left never started.
+        const queued = holding.splice(0);
+        const running = killedByWatchdog ? undefined : queued.shift();
+        // The one queued behind never started: it goes back to the queue for another worker.
+        returned.unshift(...queued.map((held) => held.index));
         if (running !== undefined) {
-          returned.unshift(...queued.map((held) => held.index));
           settle(
             running.index,
             failedReport(
@@ -128,19 +190,22 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
                 code: 'WORKER_EXITED',
                 message:
                   `the worker process running it ${how} before the scenario reported a verdict. ` +
-                  'Scenario code must not call process.exit or end the process; run it alone with --workers 1 to see it in the foreground.' +
+                  'Scenario code must not call process.exit or end the process: the verdict is the runner’s, given when the scenario returns.' +
                   lastOutput,
               },
               performance.now() - running.started,
             ),
           );
-          if (pending()) startWorker()();
-        } else if (!clean) {
+        }
+        if ((running !== undefined || killedByWatchdog) && pending() && !stoppingWorkers()) startWorker()();
+        else if (running === undefined && !killedByWatchdog && !clean) {
           lostWorkers.push(`a worker process ${how} after its last scenario's verdict.${lastOutput}`);
         }
         finishIfDone();
       };
       child.on('exit', (code, signal) => {
+        // Whatever scenario code started in the worker's group ends with it.
+        signalGroup(child, 'SIGKILL');
         const how = signal === null ? `exited with code ${code ?? '?'}` : `was killed by ${signal}`;
         // The worker's last words may still be in the pipe; a grandchild holding the pipe open
         // (tsx's esbuild service) must not hold the verdict back, hence the bound.
@@ -148,6 +213,7 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
       });
       child.on('error', (error) => onGone(`could not run (${error.message})`, false));
       topUp(1);
+      watchImport();
       return () => topUp();
     };
 

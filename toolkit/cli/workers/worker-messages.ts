@@ -1,6 +1,6 @@
 import type { NetworkEscape } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
-import type { ScenarioReport } from '../../scenarios/run-scenario.js';
+import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
 
 /** What `nestcast run` hands a worker along with each scenario: everything but the environment, which the worker process was started with. */
 export interface WorkerRunOptions {
@@ -10,6 +10,8 @@ export interface WorkerRunOptions {
   readonly timing?: ReplayTiming;
   /** `--timeout`, seconds; a scenario's own `timeout` wins. */
   readonly timeout?: number;
+  /** `--report`: send back what each run left behind (session logs, calls) with its report. */
+  readonly evidence?: boolean;
 }
 
 /** Parent to worker: run this one scenario and report. */
@@ -17,6 +19,17 @@ export interface RunMessage {
   readonly type: 'run';
   readonly name: string;
   readonly options: WorkerRunOptions;
+}
+
+/**
+ * Worker to parent: the scenario's file is imported and its steps start now, under this time
+ * limit (its own `timeout`, else the runner's). The parent's watchdog counts from here.
+ */
+export interface StartedMessage {
+  readonly type: 'started';
+  readonly name: string;
+  /** Seconds. */
+  readonly timeout: number;
 }
 
 /** Worker to parent: the verdict of the scenario it was given. */
@@ -30,10 +43,20 @@ export interface ReportMessage {
    * serial run's guard would make it.
    */
   readonly escapes: readonly NetworkEscape[];
+  /** With `evidence` asked for: what the run left behind, for the HTML report. */
+  readonly evidence?: RunEvidence;
 }
 
 export function isRunMessage(value: unknown): value is RunMessage {
   return (value as { type?: unknown } | null)?.type === 'run' && typeof (value as { name?: unknown }).name === 'string';
+}
+
+export function isStartedMessage(value: unknown): value is StartedMessage {
+  return (
+    (value as { type?: unknown } | null)?.type === 'started' &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { timeout?: unknown }).timeout === 'number'
+  );
 }
 
 export function isReportMessage(value: unknown): value is ReportMessage {

@@ -25,6 +25,14 @@ export function scenarioDeadline(seconds: number): {
   return { interrupted: promise, cancel: () => clearTimeout(timer) };
 }
 
+/** The shortest time a scenario file's import gets, whatever `--timeout` says: loading is not the scenario's run. */
+const IMPORT_FLOOR_S = 10;
+
+/** The time limit of importing a scenario's file: the runner's (its own `timeout` is not known yet), never below the floor. */
+export function importTimeout(runner: number | undefined): number {
+  return Math.max(runner ?? DEFAULT_SCENARIO_TIMEOUT_S, IMPORT_FLOOR_S);
+}
+
 /** The time limit that applies: the scenario's own, else the runner's, else the default. */
 export function scenarioTimeout(own: number | undefined, runner: number | undefined): number {
   return own ?? runner ?? DEFAULT_SCENARIO_TIMEOUT_S;

@@ -1,0 +1,82 @@
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { ensureBuiltCli, runBuiltCli } from '../../../test/support/built-cli.js';
+import { answeringScenario, makeScenarioProject, toolScenario } from '../../../test/support/scenario-project.js';
+import { removeTempDir } from '../../../test/support/temp-dir.js';
+
+beforeAll(async () => {
+  await ensureBuiltCli();
+}, 180_000);
+
+let project: string | undefined;
+afterEach(async () => {
+  if (project) await removeTempDir(project);
+  project = undefined;
+});
+
+/** Every way `nestcast run` can run its scenarios: serially, in two workers, and with an HTML report. */
+const MODES = [
+  ['--workers', '1'],
+  ['--workers', '2'],
+  ['--workers', '1', '--report', 'report'],
+] as const;
+
+describe('scenario code never decides the verdict, and never holds the run', () => {
+  test('code that never yields, at import or in a tool, fails with SCENARIO_TIMEOUT in every mode, and the scenarios after it still run', async () => {
+    project = await makeScenarioProject({
+      'a-spins-at-import': 'while (true) {}\nexport default {};\n',
+      // A limit of its own long enough to reach the tool on a loaded machine.
+      'b-spins-in-a-tool': toolScenario('b-spins-in-a-tool', '() => { while (true) {} }', 'timeout: 5,'),
+      'c-fine': answeringScenario('c-fine', 'hello'),
+    });
+    expect((await runBuiltCli(['record', 'c-fine'], { cwd: project })).code).toBe(0);
+    const cwd = project;
+
+    const runs = await Promise.all(MODES.map((mode) => runBuiltCli(['run', '--timeout', '1', ...mode], { cwd })));
+
+    for (const [index, run] of runs.entries()) {
+      const mode = MODES[index]?.join(' ');
+      expect(run.code, mode).toBe(1);
+      expect(run.stdout, mode).toMatch(
+        /✗ a-spins-at-import[^\n]*\n\s+SCENARIO_TIMEOUT a-spins-at-import: importing its file did not finish within its time limit of 10 s, and its code never gave control back/,
+      );
+      expect(run.stdout, mode).toMatch(
+        /✗ b-spins-in-a-tool[^\n]*\n\s+SCENARIO_TIMEOUT b-spins-in-a-tool: did not finish within its time limit of 5 s, and its code never gave control back/,
+      );
+      expect(run.stdout, mode).toMatch(/✓ c-fine/);
+      expect(run.stdout, mode).toContain('2 of 3 scenarios failed');
+    }
+  }, 180_000);
+
+  test('process.exit at import, process.reallyExit, an exit listener resetting exitCode and a replaced process.exit each fail the run by name in every mode, and the scenarios after them still run', async () => {
+    const failing = (name: string, prelude: string) => `${prelude}\n${answeringScenario(name, 'never recorded')}`;
+    project = await makeScenarioProject({
+      'a-exits-at-import': 'process.exit(0);\nexport default {};\n',
+      'b-really-exits': toolScenario('b-really-exits', '() => { (process as any).reallyExit(0); }'),
+      // Both fail (no recording): the runner's own failure must not be turned into exit code 0.
+      'c-resets-exit-code': failing('c-resets-exit-code', "process.on('exit', () => { process.exitCode = 0; });"),
+      'd-replaces-exit': failing('d-replaces-exit', 'process.exit = (() => undefined) as never;'),
+      'e-fine': answeringScenario('e-fine', 'hello'),
+      'f-last-fails': answeringScenario('f-last-fails', 'never recorded either'),
+    });
+    expect((await runBuiltCli(['record', 'e-fine'], { cwd: project })).code).toBe(0);
+    const cwd = project;
+
+    const runs = await Promise.all(MODES.map((mode) => runBuiltCli(['run', ...mode], { cwd })));
+
+    for (const [index, run] of runs.entries()) {
+      const mode = MODES[index]?.join(' ');
+      expect(run.code, mode).toBe(1);
+      expect(run.stdout, mode).toMatch(
+        /✗ a-exits-at-import[^\n]*\n\s+WORKER_EXITED a-exits-at-import: the worker process running it exited with code 0 before the scenario reported a verdict/,
+      );
+      expect(run.stdout, mode).toMatch(
+        /✗ b-really-exits[^\n]*\n\s+WORKER_EXITED b-really-exits: the worker process running it exited with code 0 before the scenario reported a verdict/,
+      );
+      expect(run.stdout, mode).toMatch(/✗ c-resets-exit-code/);
+      expect(run.stdout, mode).toMatch(/✗ d-replaces-exit/);
+      expect(run.stdout, mode).toMatch(/✓ e-fine/);
+      expect(run.stdout, mode).toMatch(/✗ f-last-fails/);
+      expect(run.stdout, mode).toContain('5 of 6 scenarios failed');
+    }
+  }, 180_000);
+});
