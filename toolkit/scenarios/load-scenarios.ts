@@ -88,7 +88,7 @@ async function scenarioFile(dir: string, name: string): Promise<string> {
 async function importDefinition(file: string, name: string): Promise<ScenarioDefinition> {
   // An import that throws propagates as it is: the runner reports it as SCENARIO_LOAD_FAILED.
   const exported = defaultExport(await importScenarioModule(file)) as Partial<ScenarioDefinition> | undefined;
-  if (!exported || typeof exported !== 'object' || !('steps' in exported)) {
+  if (!exported || typeof exported !== 'object') {
     throw new ScenarioError(
       'SCENARIO_INVALID',
       `${file} must \`export default\` a scenario definition: \`export default { ... } satisfies ScenarioDefinition\` (or \`defineScenario({ ... })\`).`,
