@@ -65,3 +65,61 @@ describe('loadScenario', () => {
     await expect(loadScenario(join(dir, 'absent'), 'plain')).rejects.toThrow(/There is no scenarios folder at /);
   });
 });
+
+describe('loadScenario validates the definition whole', () => {
+  // Each case: the definition's body after its name, and the problem its SCENARIO_INVALID names.
+  const cases: readonly (readonly [string, string, string])[] = [
+    ['no-steps', `description: 'x'`, 'steps: required'],
+    ['bad-sessions', `steps: [], expect: { sessions: '2' }`, 'expect.sessions: must be a finite number, got "2"'],
+    ['bad-output', `steps: [], expect: { outptu: { main: 'x' } }`, 'expect.outptu: unknown key; did you mean output?'],
+    [
+      'bad-turn-end',
+      `steps: [], expect: { turnEnd: { main: 'done' } }`,
+      'expect.turnEnd.main: must be one of "completed", "aborted", "error", "max-steps", "max-tokens", "refusal", got "done"',
+    ],
+    [
+      'bad-trigger',
+      `steps: [{ prompt: 'x', cancel: { whenStreamd: { lineage: 'main', text: 'a' } } }]`,
+      'steps[0].cancel.whenStreamd: unknown key; did you mean whenStreamed?',
+    ],
+    [
+      'bad-provider',
+      `steps: [], providers: [{ kind: 'acp', comand: 'x' }]`,
+      'providers[0].comand: unknown key; did you mean command?',
+    ],
+    [
+      'bad-tool',
+      `steps: [], tools: [{ name: 't', description: 'd', parameters: {}, execute: 'no' }]`,
+      'tools[0].execute: must be a function, got "no"',
+    ],
+    ['far-key', `steps: [], zzz: 1`, 'zzz: unknown key; valid keys here: name, description,'],
+    ['bad-rule', `steps: [], normalise: [{ replace: 'a' }]`, 'normalise: '],
+  ];
+
+  beforeAll(async () => {
+    await mkdir(join(dir, 'invalid'));
+    for (const [name, body] of cases) {
+      await writeFile(join(dir, 'invalid', `${name}.scenario.mjs`), `export default { name: '${name}', ${body} };\n`);
+    }
+  });
+
+  it.each(cases)('refuses %s with SCENARIO_INVALID naming its file and the key path', async (name, _body, problem) => {
+    const file = join(dir, 'invalid', `${name}.scenario.mjs`);
+    await expect(loadScenario(join(dir, 'invalid'), name)).rejects.toMatchObject({
+      code: 'SCENARIO_INVALID',
+      message: expect.stringContaining(`${file}: invalid scenario definition: ${problem}`) as unknown,
+    });
+  });
+
+  it('accepts functions and RegExps where the types allow them', async () => {
+    await writeFile(
+      join(dir, 'invalid', 'full.scenario.mjs'),
+      `export default { name: 'full', description: 'd', agent: { model: 'm', maxSteps: 3 },
+  tools: [{ name: 't', description: 'd', parameters: { type: 'object' }, execute: () => 'ok' }],
+  providers: [{ kind: 'acp', args: ['a'], cassette: 'protocol' }], subagentTools: [{ provider: 'acp', maxDepth: 'provider-managed' }],
+  steps: [{ prompt: 'x', cancel: { afterChildStart: { lineage: 'main' } } }, { waitFor: { afterEvent: { lineage: 'main', type: 'tool/call' } } }],
+  expect: { sessions: 1, output: { main: /ok/ }, toolResults: { main: [/ok/, 'ok'] }, callFailures: ['main'] }, timeout: 5 };\n`,
+    );
+    await expect(loadScenario(join(dir, 'invalid'), 'full')).resolves.toMatchObject({ name: 'full' });
+  });
+});

@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathSegmentProblem } from '../validation/path-segment.js';
+import { checkDefinition } from './check-definition.js';
 import { defaultExport, importScenarioModule } from './import-scenario-module.js';
 import { ScenarioError } from './scenario-error.js';
 import { checkScenarioName } from './scenario-name.js';
@@ -86,13 +87,15 @@ async function scenarioFile(dir: string, name: string): Promise<string> {
 
 async function importDefinition(file: string, name: string): Promise<ScenarioDefinition> {
   // An import that throws propagates as it is: the runner reports it as SCENARIO_LOAD_FAILED.
-  const definition = defaultExport(await importScenarioModule(file)) as ScenarioDefinition | undefined;
-  if (!definition || typeof definition !== 'object' || !Array.isArray(definition.steps)) {
+  const exported = defaultExport(await importScenarioModule(file)) as Partial<ScenarioDefinition> | undefined;
+  if (!exported || typeof exported !== 'object') {
     throw new ScenarioError(
       'SCENARIO_INVALID',
       `${file} must \`export default\` a scenario definition: \`export default { ... } satisfies ScenarioDefinition\` (or \`defineScenario({ ... })\`).`,
     );
   }
+  // Checked whole before anything runs: a misspelt key would otherwise be ignored, silently.
+  const definition = checkDefinition(exported, file);
   if (definition.name !== name) {
     throw new ScenarioError(
       'SCENARIO_INVALID',
