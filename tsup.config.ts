@@ -10,7 +10,8 @@ const libraries = {
 };
 
 export default defineConfig({
-  entry: { ...libraries, cli: 'toolkit/cli/bin.ts' },
+  // The guard preloaded into worker threads started during replay (`--require`): a file of its own.
+  entry: { ...libraries, cli: 'toolkit/cli/bin.ts', 'worker-thread-guard': 'toolkit/guard/worker-thread-guard.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -1,4 +1,4 @@
-import { envNames, isKeyLikeEnvName } from '../secrets/key-like-env.js';
+import { envNames, keyLikeIn } from '../secrets/key-like-env.js';
 import { rememberSecret } from '../secrets/known-secrets.js';
 
 /**
@@ -10,8 +10,9 @@ import { rememberSecret } from '../secrets/known-secrets.js';
  */
 export function scrubKeyLikeEnv(env: NodeJS.ProcessEnv = process.env): () => void {
   const removed = new Map<string, string>();
+  const isKeyLike = keyLikeIn(env);
   for (const name of envNames(env)) {
-    if (!isKeyLikeEnvName(name, env)) continue;
+    if (!isKeyLike(name)) continue;
     const value = env[name];
     if (value === undefined) continue;
     rememberSecret(value, `the ${name} environment variable`);

@@ -1,3 +1,5 @@
+import { requestEscape, type EscapeSink } from './network-escape.js';
+
 /** Where Node's fetch and the npm `undici` package both find the dispatcher every request goes through. */
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
@@ -15,12 +17,11 @@ export interface UndiciRefusal {
 /**
  * Puts a dispatcher in front of undici's global one that refuses every request the guard does not
  * allow. msw sees fetch and node:http; this catches what goes around them: `undici.request`,
- * `undici.fetch` and clients built on them, imported before or after the guard.
+ * `undici.fetch` and clients built on them, imported before or after the guard, and names the
+ * request. What bypasses the global dispatcher (an explicit `Client` or `Agent`, a dispatcher set
+ * later with `setGlobalDispatcher`) still ends at a socket: see connect-refusal.ts.
  */
-export function armUndiciRefusal(guard: {
-  mayLeave(url: URL): boolean;
-  recordEscape(method: string, url: URL): void;
-}): UndiciRefusal {
+export function armUndiciRefusal(guard: EscapeSink): UndiciRefusal {
   const slot = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
   // Node creates its default agent on first use; a data: fetch makes it exist now, synchronously.
   if (slot[GLOBAL_DISPATCHER] === undefined) void fetch('data:,').catch(() => undefined);
@@ -29,7 +30,7 @@ export function armUndiciRefusal(guard: {
     dispatch(options, handler) {
       const url = new URL(options.path ?? '/', options.origin ?? 'http://unknown');
       if (guard.mayLeave(url) && original) return original.dispatch(options, handler);
-      guard.recordEscape(options.method ?? 'GET', url);
+      guard.record(requestEscape(options.method ?? 'GET', url));
       const error = Object.assign(new Error(`nestcast network guard: ${url.origin} is not reachable during replay`), {
         code: 'NETWORK_ESCAPE',
       });

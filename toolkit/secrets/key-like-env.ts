@@ -37,17 +37,22 @@ function addedNames(env: NodeJS.ProcessEnv): RegExp | undefined {
 let cachedList: string | undefined;
 let cachedPattern: RegExp | undefined;
 
-/** Whether `name` holds a credential: by convention, or listed in `NESTCAST_SECRET_ENV` of `env`. */
-export function isKeyLikeEnvName(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return KEY_LIKE_ENV_NAME.test(name) || (addedNames(env)?.test(name) ?? false);
+/**
+ * Whether a name holds a credential in `env`: by convention, or listed in its `NESTCAST_SECRET_ENV`
+ * (read once here, not once per name).
+ */
+export function keyLikeIn(env: NodeJS.ProcessEnv): (name: string) => boolean {
+  const added = addedNames(env);
+  return (name) => KEY_LIKE_ENV_NAME.test(name) || (added?.test(name) ?? false);
 }
 
 /** The values of key-like variables in `env` long enough to be keys, labelled by variable name. */
 export function keyLikeEnvSecrets(env: NodeJS.ProcessEnv): LabelledSecret[] {
   const secrets: LabelledSecret[] = [];
+  const isKeyLike = keyLikeIn(env);
   // Names first: every session log write scans, and reading each value of process.env is a copy out of the native environment.
   for (const name of envNames(env)) {
-    if (!isKeyLikeEnvName(name, env)) continue;
+    if (!isKeyLike(name)) continue;
     const value = env[name];
     if (value !== undefined && value.length >= MIN_SECRET_LENGTH)
       secrets.push({ value, label: `the ${name} environment variable` });
