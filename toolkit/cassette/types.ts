@@ -3,8 +3,7 @@ import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import type { NormalisationRule } from '../normalisation/types.js';
 import type { AuthoredReply } from '../protocols/authored-reply.js';
 import type { CallProtocol } from '../protocols/registry.js';
-
-import type { CallFailure, RecordedResponse } from '../exchange/recorded-response.js';
+import type { RecordedResponse } from '../exchange/recorded-response.js';
 
 export type {
   BodyResponse,
