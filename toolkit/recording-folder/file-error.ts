@@ -31,13 +31,14 @@ export function fileError(
   action: 'read' | 'write',
   shown: (path: string) => string = (p) => p,
 ): Error {
-  if (error instanceof NestcastError || !(error instanceof Error)) return error as Error;
   const { code, path: named } = error as NodeJS.ErrnoException;
+  // Only what the file system (or reading a file) raised: every other error stays as it is.
+  if (error instanceof NestcastError || !(error instanceof Error) || typeof code !== 'string') return error as Error;
   const file = shown(named ?? path);
-  const fix = code === undefined ? undefined : FIXES[code]?.(file);
+  const fix = FIXES[code]?.(file);
   return new CassetteError(
     action === 'read' ? 'RECORDING_UNREADABLE' : 'RECORDING_UNWRITABLE',
-    `Could not ${action} ${file}: ${fix ?? `${code ?? 'error'} (${error.message})`}; then run the command again.`,
+    `Could not ${action} ${file}: ${fix ?? `${code} (${error.message}); fix that`}, then run the command again.`,
     { cause: error },
   );
 }

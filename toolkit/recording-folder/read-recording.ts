@@ -72,7 +72,12 @@ function snapshot(dir: string, exists: boolean, files: Map<string, string>, fold
   return {
     dir,
     exists,
-    read: (path) => files.get(keyOf(dir, path)),
+    read(path) {
+      const key = keyOf(dir, path);
+      if (folders.has(key)) throw fileError(errno('EISDIR', path), path, 'read');
+      if (ancestors(key).some((folder) => files.has(folder))) throw fileError(errno('ENOTDIR', path), path, 'read');
+      return files.get(key);
+    },
     has: (path) => files.has(keyOf(dir, path)) || folders.has(keyOf(dir, path)),
     list(path) {
       const prefix = keyOf(dir, path);
@@ -91,6 +96,17 @@ function snapshot(dir: string, exists: boolean, files: Map<string, string>, fold
   };
 }
 
+/** `a/b/c` → `a`, `a/b`. */
+function ancestors(key: string): string[] {
+  const parts = key.split('/');
+  return parts.slice(1).map((_, index) => parts.slice(0, index + 1).join('/'));
+}
+
+/** The error the file system would have given, for a file read from a version already in memory. */
+function errno(code: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${path}`), { code, path });
+}
+
 /** `/`-separated, relative to the recording folder. */
 function keyOf(dir: string, path: string): string {
   return relative(dir, path).split(sep).join('/');
@@ -105,7 +121,7 @@ function identity(dir: string): string | undefined {
     throw fileError(error, dir, 'read');
   }
   if (stat.isSymbolicLink()) throw recordingLink(dir, readlinkSync(dir), { folderItself: true });
-  if (!stat.isDirectory()) throw fileError(Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }), dir, 'read');
+  if (!stat.isDirectory()) throw fileError(errno('ENOTDIR', dir), dir, 'read');
   return `${stat.dev}:${stat.ino}:${stat.ctimeMs}:${stat.birthtimeMs}`;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CassetteError } from '../errors/cassette-error.js';
+import { fileError } from './file-error.js';
 import { ensureStagingDir, isAlive, removeEmptyStaging, stagingDirOf } from './staging.js';
 
 /** Who holds a recording's lock, as its lock file says. */
@@ -47,7 +48,12 @@ export function lockRecording(target: string): RecordingLock {
   const text = `${JSON.stringify(mine)}\n`;
   let tookOver: LockHolder | undefined;
   // A run that fails writes nothing, not even the recordings folder the lock had to be made in.
-  const made = mkdirSync(dirname(target), { recursive: true });
+  let made: string | undefined;
+  try {
+    made = mkdirSync(dirname(target), { recursive: true });
+  } catch (error) {
+    throw fileError(error, dirname(target), 'write');
+  }
   for (let attempt = 1; ; attempt++) {
     const created = createWithText(target, file, text);
     if (created === 'created') break;
@@ -97,7 +103,7 @@ function createWithText(target: string, file: string, text: string): 'created' |
     writeFileSync(temp, text, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'no folder';
-    throw error;
+    throw fileError(error, file, 'write');
   }
   try {
     linkSync(temp, file);
@@ -106,7 +112,7 @@ function createWithText(target: string, file: string, text: string): 'created' |
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return 'exists';
     if (code === 'ENOENT') return 'no folder';
-    throw error;
+    throw fileError(error, file, 'write');
   } finally {
     rmSync(temp, { force: true });
   }

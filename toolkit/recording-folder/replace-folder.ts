@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { recoverInterruptedSwaps } from './recover-swaps.js';
+import { fileError } from './file-error.js';
 import { lockRecording } from './recording-lock.js';
 import { refuseLinks } from './refuse-links.js';
 import { ensureStagingDir } from './staging.js';
@@ -20,6 +21,11 @@ export async function replaceFolder(target: string, build: (dir: string) => Prom
   const lock = lockRecording(target);
   try {
     await replaceLocked(target, build);
+  } catch (error) {
+    // A path in the staged copy is shown as the recording's own: that is the file the user knows.
+    throw fileError(error, target, 'write', (path) =>
+      path.replace(/\.nestcast-staging\/[^/]+\.(?:next|old)(?=\/|$)/, basename(target)),
+    );
   } finally {
     lock.release();
   }
