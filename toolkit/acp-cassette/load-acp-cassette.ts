@@ -1,18 +1,21 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
 import { AcpCassetteError } from './acp-cassette-error.js';
 import { checkExchange } from './exchange-schema.js';
 import type { AcpExchange } from './types.js';
-import { listExchangeFiles } from './write-acp-cassette.js';
+import { ACP_DIR } from './types.js';
 
-/** Every exchange of a recording folder by lineage, each validated against the schema. */
-export async function loadAcpCassette(recordingDir: string, recordHint: string): Promise<Map<string, AcpExchange>> {
+/** Every exchange of a recording folder (or of a version of one already read) by lineage, each validated against the schema. */
+export async function loadAcpCassette(
+  source: string | RecordingFiles,
+  recordHint: string,
+): Promise<Map<string, AcpExchange>> {
+  const files = typeof source === 'string' ? readRecording(source) : source;
   const exchanges = new Map<string, AcpExchange>();
-  for (const file of listExchangeFiles(recordingDir)) {
-    const path = join(recordingDir, file);
+  for (const path of files.list(join(files.dir, ACP_DIR)).filter((file) => file.endsWith('.json'))) {
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(path, 'utf8'));
+      value = JSON.parse(files.read(path) ?? '');
     } catch (error) {
       throw new AcpCassetteError(
         'ACP_CASSETTE_INVALID',

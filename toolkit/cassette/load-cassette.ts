@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import { readRegularFileSync } from '../recording-folder/read-regular-file.js';
 import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { CassetteError, DEFAULT_RECORD_HINT } from '../errors/cassette-error.js';
@@ -10,18 +8,24 @@ import type { CallLine, Cassette, CassetteCall, CassetteMeta } from './types.js'
 import { checkCallLine, checkMeta } from './validators.js';
 import { checkRules } from '../normalisation/check-rules.js';
 import { lineageNameProblem } from '../lineage/lineage-name.js';
+import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
 
 export interface LoadOptions {
   /** The command that records this cassette, quoted in messages; e.g. `nestcast record delegation`. */
   readonly recordHint?: string;
 }
 
-/** Reads and validates a cassette folder. Every line is checked against the schema; the first problem is reported as `file:line`. */
-export async function loadCassette(dir: string, options: LoadOptions = {}): Promise<Cassette> {
+/**
+ * Reads and validates a cassette folder, or the version of one already read (`readRecording`).
+ * Every line is checked against the schema; the first problem is reported as `file:line`.
+ */
+export async function loadCassette(source: string | RecordingFiles, options: LoadOptions = {}): Promise<Cassette> {
+  const files = typeof source === 'string' ? readRecording(source) : source;
+  const { dir } = files;
   const hint = options.recordHint ?? DEFAULT_RECORD_HINT;
-  const meta = await loadMeta(dir, hint);
+  const meta = loadMeta(files, hint);
   const calls: Record<string, readonly CassetteCall[]> = {};
-  for (const lineage of meta.lineages) calls[lineage] = await loadLineage(dir, lineage, hint);
+  for (const lineage of meta.lineages) calls[lineage] = loadLineage(files, lineage, hint);
   return {
     provenance: meta.provenance,
     calls,
@@ -31,13 +35,14 @@ export async function loadCassette(dir: string, options: LoadOptions = {}): Prom
   };
 }
 
-async function loadMeta(dir: string, hint: string): Promise<CassetteMeta> {
+function loadMeta(files: RecordingFiles, hint: string): CassetteMeta {
+  const { dir } = files;
   const file = join(dir, META_FILE);
-  const text = await readText(file);
+  const text = files.read(file);
   if (text === undefined) {
     // Calls without their meta.json are half a recording, never "no recording": replaying the
     // authored script instead would pass without checking anything that was recorded.
-    if (await exists(join(dir, CALLS_DIR))) {
+    if (files.has(join(dir, CALLS_DIR))) {
       throw invalid(
         join(dir, META_FILE),
         `is missing but ${CALLS_DIR}/ is there, so the folder holds half a recording`,
@@ -84,12 +89,12 @@ function lineagesOf(meta: CassetteMeta): { where: string; lineage: string }[] {
   ];
 }
 
-async function loadLineage(dir: string, lineage: string, hint: string): Promise<CassetteCall[]> {
+function loadLineage(files: RecordingFiles, lineage: string, hint: string): CassetteCall[] {
   const relative = lineageFile(lineage);
-  const file = join(dir, relative);
-  const text = await readText(file);
+  const file = join(files.dir, relative);
+  const text = files.read(file);
   if (text === undefined) {
-    throw invalid(join(dir, META_FILE), `lists session "${lineage}" but ${relative} does not exist`, hint);
+    throw invalid(join(files.dir, META_FILE), `lists session "${lineage}" but ${relative} does not exist`, hint);
   }
   const rows = text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
   const lines: CallLine[] = [];
@@ -123,29 +128,6 @@ function invalid(where: string, problem: string, hint: string): CassetteError {
     'CASSETTE_INVALID',
     `Invalid cassette: ${where}: ${problem}. Fix that line (see docs/cassette-format.md) or re-record with: ${hint}`,
   );
-}
-
-// Synchronous reads: a recording is read whole anyway, and each step of an asynchronous read is a
-// thread-pool round trip that costs more than reading a small file (a scenario reads several).
-async function readText(file: string): Promise<string | undefined> {
-  return readRegularFileSync(
-    file,
-    (kind) =>
-      new CassetteError(
-        'CASSETTE_INVALID',
-        `Invalid cassette: ${file} is ${kind}, not a regular file; a recording holds only regular files. Replace it with the file it stands for, or re-record the scenario.`,
-      ),
-  );
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    statSync(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; line: number; message: string };

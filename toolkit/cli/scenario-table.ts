@@ -8,6 +8,7 @@ export function progressLine(report: ScenarioReport, p: Paint): string {
     `${report.sessions} sessions  ${report.modelCalls} model calls  ${Math.round(report.durationMs)} ms`,
   );
   const lines = [`${mark} ${report.name}  ${facts}`];
+  for (const note of report.notes ?? []) lines.push(indent(`${p.yellow('note')} ${note}`, '    '));
   for (const failure of report.failures) lines.push(indent(`${p.red(failure.code)} ${failure.message}`, '    '));
   if (report.log !== undefined)
     lines.push(indent([p.dim('harness log:'), ...report.log.map((line) => `  ${line}`)].join('\n'), '    '));

@@ -12,7 +12,8 @@ const WITHOUT_COLOURS = new RegExp(CONTROLS, 'g');
  * pass when `colours` is on. The one place this is applied is the CLI's writer (`processIo`).
  */
 export function terminalSafe(text: string, colours: boolean): string {
-  return text.replace(colours ? WITH_COLOURS : WITHOUT_COLOURS, (match: string, own?: string) =>
-    own !== undefined ? own : `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  // Without the colours group the second argument is the match's offset, not a group.
+  return text.replace(colours ? WITH_COLOURS : WITHOUT_COLOURS, (match: string, own: unknown) =>
+    typeof own === 'string' ? own : `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

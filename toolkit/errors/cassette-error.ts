@@ -23,7 +23,12 @@ export type CassetteErrorCode =
   /** A recording folder, or something in it, is a symbolic link: never written or read through. */
   | 'RECORDING_LINK'
   /** A session name outside the lineage grammar (see `lineageNameProblem`) was to name a file. */
-  | 'LINEAGE_INVALID';
+  | 'LINEAGE_INVALID'
+  /** Another live process holds the writer's lock of the recording. */
+  | 'RECORDING_LOCKED'
+  /** A file system call on a recording failed (permissions, a folder where a file belongs, a file too large, …). */
+  | 'RECORDING_UNREADABLE'
+  | 'RECORDING_UNWRITABLE';
 
 /** The model call a replay failure is about, as data, so a report can point at it. */
 export interface FailedCall {

@@ -1,4 +1,3 @@
-import { readRegularFileSync } from '../recording-folder/read-regular-file.js';
 import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
@@ -6,6 +5,7 @@ import { parseSessionLog } from '../../harness/session/index.js';
 import { canonicalJson, canonicalize } from '../canonical/index.js';
 import { assertNoSecrets } from '../secrets/scan-before-write.js';
 import { HarvestError } from './harvest-error.js';
+import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
 import type { NormalizedSession } from './normalize.js';
 import { TRANSCRIPT_MANIFEST, transcriptFiles } from './transcript-files.js';
 
@@ -50,12 +50,16 @@ export async function writeTranscripts(dir: string, sessions: readonly Normalize
 /** The expected transcripts in `dir`, in the order the manifest lists them. */
 export async function readTranscripts(
   dir: string,
-  options: { regenerate?: string } = {},
+  options: {
+    regenerate?: string;
+    /** The version of the recording the run read (see readRecording): the transcripts are read from it, not from `dir` again. */
+    files?: RecordingFiles;
+  } = {},
 ): Promise<NormalizedSession[]> {
   const regenerate = options.regenerate ?? DEFAULT_REGENERATE;
+  const files = options.files ?? readRecording(dir);
   const manifestPath = join(dir, TRANSCRIPT_MANIFEST);
-  // Synchronous, as the recording's other small files: see load-cassette.ts.
-  const text = readRegularFileSync(manifestPath, (kind) => notRegular(manifestPath, kind, regenerate));
+  const text = files.read(manifestPath);
   if (text === undefined) {
     throw new HarvestError(
       'TRANSCRIPTS_NOT_FOUND',
@@ -63,17 +67,18 @@ export async function readTranscripts(
     );
   }
   const entries = parseManifest(text, manifestPath, regenerate);
-  return Promise.all(entries.map((entry) => readTranscript(dir, entry, manifestPath, regenerate)));
+  return entries.map((entry) => readTranscript(files, dir, entry, manifestPath, regenerate));
 }
 
-async function readTranscript(
+function readTranscript(
+  files: RecordingFiles,
   dir: string,
   entry: ManifestEntry,
   manifestPath: string,
   regenerate: string,
-): Promise<NormalizedSession> {
+): NormalizedSession {
   const path = join(dir, ...entry.file.split('/'));
-  const text = readRegularFileSync(path, (kind) => notRegular(path, kind, regenerate));
+  const text = files.read(path);
   if (text === undefined) {
     throw invalid(
       `${manifestPath} lists ${entry.file} (session ${entry.lineage}), but ${path} does not exist. ${regenerate}`,
@@ -135,10 +140,6 @@ async function removeStale(dir: string, keep: ReadonlySet<string>): Promise<void
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
     if ((await readdir(folder)).length === 0) await rmdir(folder);
   }
-}
-
-function notRegular(path: string, kind: string, regenerate: string): HarvestError {
-  return invalid(`${path} is ${kind}, not a regular file; a recording holds only regular files. ${regenerate}`);
 }
 
 function invalid(message: string, cause?: unknown): HarvestError {

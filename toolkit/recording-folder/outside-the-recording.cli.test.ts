@@ -18,7 +18,7 @@ let scratch: string;
 let recording: string;
 beforeAll(async () => {
   await ensureBuiltCli();
-}, 180_000);
+}, 600_000);
 beforeEach(async () => {
   project = await makeScenarioProject({ greets: answeringScenario('greets', 'Hello!') });
   recording = join(project, 'recordings', 'greets');

@@ -22,7 +22,7 @@ async function fifoAt(path: string): Promise<void> {
 }
 
 describe('reading a recording never blocks on what is not a regular file', () => {
-  test('a calls file that is a FIFO, or a link to /dev/zero, is CASSETTE_INVALID naming the file and what it is', async () => {
+  test('a calls file that is a FIFO is CASSETTE_INVALID naming the file and what it is; a link to /dev/zero is RECORDING_LINK', async () => {
     const calls = join(recording, 'calls', 'main.jsonl');
     await fifoAt(calls);
     await expect(loadCassette(recording)).rejects.toMatchObject({
@@ -33,8 +33,8 @@ describe('reading a recording never blocks on what is not a regular file', () =>
     await rm(calls);
     await symlink('/dev/zero', calls);
     await expect(loadCassette(recording)).rejects.toMatchObject({
-      code: 'CASSETTE_INVALID',
-      message: expect.stringContaining(`${calls} is a character device, not a regular file`),
+      code: 'RECORDING_LINK',
+      message: expect.stringContaining(calls),
     });
   });
 
@@ -46,17 +46,22 @@ describe('reading a recording never blocks on what is not a regular file', () =>
     });
   });
 
-  test('a transcript or its manifest that is a FIFO is TRANSCRIPT_INVALID', async () => {
+  test('a transcript or its manifest that is a FIFO is CASSETTE_INVALID: transcripts are read as part of the recording', async () => {
     const transcripts = join(recording, 'transcripts');
     await fifoAt(join(transcripts, 'main.jsonl'));
     await expect(readTranscripts(transcripts)).rejects.toMatchObject({
-      code: 'TRANSCRIPT_INVALID',
+      code: 'CASSETTE_INVALID',
       message: expect.stringContaining('main.jsonl is a FIFO, not a regular file'),
     });
 
+    await rm(join(transcripts, 'main.jsonl'));
+    await cp(
+      join(process.cwd(), 'recordings', 'hello-child', 'transcripts', 'main.jsonl'),
+      join(transcripts, 'main.jsonl'),
+    );
     await fifoAt(join(transcripts, 'sessions.json'));
     await expect(readTranscripts(transcripts)).rejects.toMatchObject({
-      code: 'TRANSCRIPT_INVALID',
+      code: 'CASSETTE_INVALID',
       message: expect.stringContaining('sessions.json is a FIFO, not a regular file'),
     });
   });

@@ -23,7 +23,8 @@ export function readRegularFileSync(path: string, refuse: (kind: string) => Erro
   }
 }
 
-function kindOf(stats: Stats): string {
+/** What a file that is not a regular file is, for messages. */
+export function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';

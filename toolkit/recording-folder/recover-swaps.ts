@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { isAlive, ownerPid, stagingDirOf } from './staging.js';
+import { existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LOCK_SUFFIX, parseHolder } from './recording-lock.js';
+import { isAlive, ownerPid, removeEmptyStaging, stagingDirOf } from './staging.js';
 import { JOURNAL_SUFFIX, readSwapJournal } from './swap-journal.js';
 
 /**
@@ -38,7 +39,26 @@ export function recoverInterruptedSwaps(target: string, options: { readonly own?
   for (const entry of readdirSync(staging).filter((name) => !name.endsWith(JOURNAL_SUFFIX) && abandoned(name))) {
     rmSync(join(staging, entry), { recursive: true, force: true });
   }
-  const left = readdirSync(staging).filter((name) => name !== '.gitignore');
-  if (left.length === 0) rmSync(staging, { recursive: true, force: true });
+  for (const entry of readdirSync(staging).filter((name) => name.endsWith(LOCK_SUFFIX))) {
+    const file = join(staging, entry);
+    const text = readOptional(file);
+    const holder = parseHolder(text ?? '');
+    const gone =
+      holder !== undefined && (options.own === true && holder.pid === process.pid ? true : !isAlive(holder.pid));
+    if (!gone || readOptional(file) !== text) continue;
+    rmSync(file, { force: true });
+    repaired.push(
+      `removed the lock of ${join(dirname(staging), entry.slice(0, -LOCK_SUFFIX.length))} left by process ${holder.pid} (${holder.command}, since ${holder.since}), which no longer runs`,
+    );
+  }
+  removeEmptyStaging(target);
   return repaired;
+}
+
+function readOptional(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CassetteError } from '../errors/cassette-error.js';
+import { fileError } from './file-error.js';
 
 /**
  * Throws RECORDING_LINK when `folder` or anything in it is a symbolic link. A recording is written
@@ -10,6 +11,14 @@ import { CassetteError } from '../errors/cassette-error.js';
  * no links.
  */
 export function refuseLinks(folder: string, shownAs = folder): void {
+  try {
+    findLinks(folder, shownAs);
+  } catch (error) {
+    throw fileError(error, shownAs, 'write');
+  }
+}
+
+function findLinks(folder: string, shownAs: string): void {
   const top = lstatSync(folder, { throwIfNoEntry: false });
   if (top === undefined) return;
   if (top.isSymbolicLink()) throw recordingLink(shownAs, readlinkSync(folder), { folderItself: true });

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { recoverInterruptedSwaps } from './recover-swaps.js';
+import { fileError } from './file-error.js';
+import { lockRecording } from './recording-lock.js';
 import { refuseLinks } from './refuse-links.js';
 import { ensureStagingDir } from './staging.js';
 import { journalFile as journalFileOf, writeSwapJournal, type SwapJournal } from './swap-journal.js';
@@ -13,8 +15,23 @@ export type { SwapJournal } from './swap-journal.js';
  * into by `build` in the staging folder, then swapped in by rename. A crash before the swap
  * leaves `target` as it was; a crash during it leaves a journal that `recoverInterruptedSwaps`
  * (run first, by every save and every scenario run) completes. `build` throwing writes nothing.
+ * The writer's lock of `target` is held throughout (RECORDING_LOCKED while another process holds it).
  */
 export async function replaceFolder(target: string, build: (dir: string) => Promise<void>): Promise<void> {
+  const lock = lockRecording(target);
+  try {
+    await replaceLocked(target, build);
+  } catch (error) {
+    // A path in the staged copy is shown as the recording's own: that is the file the user knows.
+    throw fileError(error, target, 'write', (path) =>
+      path.replace(/\.nestcast-staging\/[^/]+\.(?:next|old)(?=\/|$)/, basename(target)),
+    );
+  } finally {
+    lock.release();
+  }
+}
+
+async function replaceLocked(target: string, build: (dir: string) => Promise<void>): Promise<void> {
   recoverInterruptedSwaps(target);
   const staging = ensureStagingDir(target);
   const id = `${basename(target)}.${process.pid}.${randomUUID()}`;

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { recordingLink } from './refuse-links.js';
 
@@ -20,6 +20,30 @@ export function ensureStagingDir(target: string): string {
   if (lstatSync(staging).isSymbolicLink()) throw recordingLink(staging, readlinkSync(staging), { folderItself: false });
   writeFileSync(join(staging, '.gitignore'), '*\n');
   return staging;
+}
+
+/**
+ * Removes the staging folder beside `target` when nothing but its `.gitignore` is left. Never
+ * recursively: a writer that starts meanwhile (its lock, its copy) keeps it, and gets its
+ * `.gitignore` back.
+ */
+export function removeEmptyStaging(target: string): void {
+  const staging = stagingDirOf(target);
+  let left: string[];
+  try {
+    left = readdirSync(staging).filter((name) => name !== '.gitignore');
+  } catch {
+    return;
+  }
+  if (left.length > 0) return;
+  rmSync(join(staging, '.gitignore'), { force: true });
+  try {
+    rmdirSync(staging);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') writeFileSync(join(staging, '.gitignore'), '*\n');
+    else if (code !== 'ENOENT') throw error;
+  }
 }
 
 /** `<name>.<pid>.<random>`: whose it is, so recovery leaves a live process's staging alone. */

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
 import { CassetteError } from '../errors/cassette-error.js';
 import { loadCassette } from '../cassette/load-cassette.js';
+import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette } from '../cassette/types.js';
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
@@ -49,6 +50,8 @@ export interface ModelSource {
   readonly describe: string;
   /** Replay: whether calls come from a saved recording (else from the authored script, unmatched). */
   readonly fromRecording?: boolean;
+  /** Replay: the one version of the recording folder this run reads, calls to transcripts (see readRecording). */
+  readonly recording?: RecordingFiles;
   /** After the run: every replay failure and unconsumed call (replay), or the recording ready to save (record). */
   finish(): Promise<ModelSourceResult>;
   /** Releases servers and guards; safe after a failed run. */
@@ -81,7 +84,9 @@ export interface ModelSourceOptions {
 /** Replays the recording, or the authored script when the scenario has no recording yet. */
 export async function replaySource(options: ModelSourceOptions): Promise<ModelSource> {
   const recordHint = `nestcast record ${options.scenario.name}`;
-  const cassette = await cassetteFor(options, recordHint);
+  // Read once, whole: a re-record swapping the folder in meanwhile never mixes two versions in one run.
+  const recording = readRecording(options.recordingDir);
+  const cassette = await cassetteFor(options, recording, recordHint);
   refuseChangedScript(options.scenario, cassette, recordHint);
   const replay = createReplayingFetch(cassette, {
     mode: hasAuthoredCalls(cassette) ? 'sequence' : 'strict',
@@ -91,11 +96,20 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
   });
   const outbox = runOutbox(options.workDir);
   let cassetteDir = options.recordingDir;
+  let childCassetteDir: string | undefined;
   if (cassette.provenance.source === 'authored' && cassette.location === undefined) {
-    cassetteDir = join(options.workDir, 'authored-cassette');
+    cassetteDir = childCassetteDir = join(options.workDir, 'authored-cassette');
     await saveCassette(cassetteDir, cassette);
   }
-  const protocol = new ProtocolReplay(await loadAcpCassette(options.recordingDir, recordHint), {
+  // A child reads a folder itself: given the version this run read, written out when the first child starts.
+  const childCassette = (): string => {
+    if (childCassetteDir === undefined) {
+      childCassetteDir = join(options.workDir, 'recording');
+      recording.copyTo(childCassetteDir);
+    }
+    return childCassetteDir;
+  };
+  const protocol = new ProtocolReplay(await loadAcpCassette(recording, recordHint), {
     recordHint,
     location: options.recordingDir,
     timing: options.timing ?? 'instant',
@@ -112,7 +126,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     baseUrl,
     childEnv: () => ({
       [CHILD_ENV.mode]: 'replay',
-      [CHILD_ENV.cassette]: cassetteDir,
+      [CHILD_ENV.cassette]: childCassette(),
       [CHILD_ENV.outbox]: outbox.make(),
       [CHILD_ENV.recordHint]: recordHint,
       DEEPSEEK_BASE_URL: baseUrl,
@@ -123,6 +137,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
         ? 'authored script (no recording yet)'
         : `recording at ${options.recordingDir}`,
     fromRecording: cassette.location !== undefined,
+    recording,
     async finish() {
       const children = await readChildReplays(outbox.path);
       const report = replay.report();
@@ -292,9 +307,13 @@ function scriptMisfits(scenario: ScenarioDefinition, sessions: readonly Consumpt
   return failures;
 }
 
-async function cassetteFor(options: ModelSourceOptions, recordHint: string): Promise<Cassette> {
+async function cassetteFor(
+  options: ModelSourceOptions,
+  recording: RecordingFiles,
+  recordHint: string,
+): Promise<Cassette> {
   try {
-    return await loadCassette(options.recordingDir, { recordHint });
+    return await loadCassette(recording, { recordHint });
   } catch (error) {
     if (error instanceof CassetteError && error.code === 'CASSETTE_NOT_FOUND' && options.scenario.script) {
       return compileScript(options.scenario.script);

@@ -12,6 +12,7 @@ import { openModelSource } from './run-phases/open-model-source.js';
 import { closeRunFolders, openRunFolders } from './run-phases/run-folders.js';
 import { refuseToSave } from './run-phases/save-recording.js';
 import { refuseLinks } from '../recording-folder/refuse-links.js';
+import { lockRecording, tookOverSentence, type RecordingLock } from '../recording-folder/recording-lock.js';
 import { ScenarioError } from './scenario-error.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import type { ScenarioDefinition } from './types.js';
@@ -70,6 +71,8 @@ export interface ScenarioReport {
   readonly wroteTranscripts: boolean;
   /** A failed run's harness log (`warn: …` lines), when no `logger` was given and it logged anything. */
   readonly log?: readonly string[];
+  /** What nestcast repaired or took over before the run (an interrupted save completed, a dead writer's lock), as sentences. */
+  readonly notes?: readonly string[];
 }
 
 /**
@@ -93,9 +96,16 @@ export async function runScenario(
   const log = captureLog(options.logger);
   const deadline = scenarioDeadline(scenarioTimeout(scenario.timeout, options.timeout));
   let source: ModelSource | undefined;
+  const notes = [...folders.repaired];
+  let lock: RecordingLock | undefined;
   try {
-    // Refused before the run rather than after it: the save would refuse it anyway (see replaceFolder).
-    if (writing) refuseLinks(folders.recordingDir);
+    if (writing) {
+      // Refused before the run rather than after it: the save would refuse it anyway (see replaceFolder).
+      refuseLinks(folders.recordingDir);
+      // Held for the whole run, so a second writer fails fast instead of after running.
+      lock = lockRecording(folders.recordingDir);
+      if (lock.tookOver !== undefined) notes.push(tookOverSentence(folders.recordingDir, lock.tookOver));
+    }
     source = await openModelSource(scenario, folders, { ...options, mode });
     const interrupted = await driveScenario(scenario, {
       folders,
@@ -113,6 +123,7 @@ export async function runScenario(
     // A source that cannot close (its model server, its guard) fails the run: a teardown error is never dropped.
     await source?.close().catch((error: unknown) => failures.addThrown(error));
     await closeRunFolders(folders, { passed: failures.all.length === 0 });
+    lock?.release();
     restoreEnv();
   }
   if (writing && failures.all.length > 0 && !tally.wroteTranscripts) refuseToSave(folders.recordingDir, failures);
@@ -127,6 +138,7 @@ export async function runScenario(
     durationMs: performance.now() - started,
     wroteTranscripts: tally.wroteTranscripts,
     ...(failures.all.length > 0 && log.lines.length > 0 ? { log: [...log.lines] } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

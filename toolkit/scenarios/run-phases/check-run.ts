@@ -8,6 +8,7 @@ import { readTranscripts } from '../../harvest/transcript.js';
 import { TRANSCRIPTS_DIR } from '../../harvest/transcript-files.js';
 import { join } from 'node:path';
 import { checkExpectations } from '../check-expectations.js';
+import type { RecordingFiles } from '../../recording-folder/read-recording.js';
 import type { ModelSourceResult } from '../model-source.js';
 import { codeOf, type FailureList } from '../scenario-failure.js';
 import type { ScenarioDefinition } from '../types.js';
@@ -52,6 +53,8 @@ export async function checkRun(
     readonly update: boolean;
     readonly fromRecording: boolean | undefined;
     readonly checkExpectations: boolean;
+    /** The version of the recording the run replayed (see readRecording). */
+    readonly recording: RecordingFiles | undefined;
   },
   failures: FailureList,
 ): Promise<void> {
@@ -60,6 +63,7 @@ export async function checkRun(
     const callsDiverged = failures.all.length > 0;
     const expected = await readTranscripts(join(run.recordingDir, TRANSCRIPTS_DIR), {
       regenerate: `Record them with: ${recordCommand}`,
+      ...(run.recording === undefined ? {} : { files: run.recording }),
     });
     const diff = compareTranscripts(expected, run.normalized);
     // --update rewrites transcripts only: it fixes a difference only when the recorded calls still match.

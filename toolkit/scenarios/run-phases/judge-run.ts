@@ -51,6 +51,7 @@ export async function judgeRun(
     update: options.update === true,
     fromRecording: source.fromRecording,
     checkExpectations: options.checkExpectations !== false,
+    recording: source.recording,
   };
   await checkRun(scenario, checks, failures);
   leadWithTurnErrors(scenario, result, harvested, failures);

@@ -11,15 +11,17 @@ export interface RunFolders {
   readonly sessionsRoot: string;
   /** The main session's working directory. */
   readonly cwd: string;
+  /** What was repaired before the run (an interrupted save completed, a dead writer's lock removed), as sentences. */
+  readonly repaired: readonly string[];
 }
 
 export async function openRunFolders(scenario: string, recordingsDir = 'recordings'): Promise<RunFolders> {
   checkScenarioName(scenario, 'The scenario definition');
   const recordingDir = resolve(recordingsDir, scenario);
   // A save another run of this folder left half-done is finished first, so this run sees it whole.
-  recoverInterruptedSwaps(recordingDir);
+  const repaired = recoverInterruptedSwaps(recordingDir);
   const { dir: workDir, sessionsRoot, cwd } = await makeWorkFolder(scenario);
-  return { recordingDir, workDir, sessionsRoot, cwd };
+  return { recordingDir, workDir, sessionsRoot, cwd, repaired };
 }
 
 /**
