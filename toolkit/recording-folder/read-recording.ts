@@ -50,7 +50,11 @@ export function readRecording(dir: string): RecordingFiles {
 
 function readOnce(dir: string): RecordingFiles | 'moved' {
   const before = identity(dir);
-  if (before === undefined) return swapJournaled(dir) ? 'moved' : snapshot(dir, false, new Map(), new Set());
+  if (before === undefined) {
+    // Missing: mid-swap if journaled, or if a swap ended (journal gone, folder back) while we looked.
+    if (swapJournaled(dir) || identity(dir) !== undefined) return 'moved';
+    return snapshot(dir, false, new Map(), new Set());
+  }
   const files = new Map<string, string>();
   const folders = new Set<string>(['']);
   try {

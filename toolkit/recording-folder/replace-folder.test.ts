@@ -39,7 +39,7 @@ describe('replacing a recording folder', () => {
       await mkdir(join(dir, 'calls.jsonl'));
       await writeFile(join(dir, 'calls.jsonl'), 'x');
     });
-    await expect(failure).rejects.toMatchObject({ code: 'EISDIR' });
+    await expect(failure).rejects.toMatchObject({ code: 'RECORDING_UNWRITABLE', cause: { code: 'EISDIR' } });
     expect(await listFiles(join(root, 'recordings'))).toEqual(['demo/meta.json']);
     expect(await readFile(join(target, 'meta.json'), 'utf8')).toBe('{}\n');
   });

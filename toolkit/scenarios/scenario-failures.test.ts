@@ -56,9 +56,10 @@ beforeAll(async () => {
     (await readFile(transcript, 'utf8')).replace('The helper says: Hello!', 'The helper says: Howdy!'),
   );
   await copyScenario('hello-child', 'expects-more', dirs, (source) => source.replace('sessions: 2,', 'sessions: 3,'));
-  // Ends only when its call is aborted: only the scenario's time limit stops the run.
+  // Ends only when its call is aborted: only the scenario's time limit stops the run. The interval
+  // keeps the event loop busy, as real work would, so the run is not merely stalled (SCENARIO_STALLED).
   const untilAborted =
-    "(_args, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted')))";
+    "(_args, { signal }) => new Promise((resolve) => { const busy = setInterval(() => {}, 1000); signal.addEventListener('abort', () => { clearInterval(busy); resolve('aborted'); }); })";
   await writeFile(
     join(dirs.scenariosDir, 'over-its-limit.scenario.ts'),
     toolScenario('over-its-limit', untilAborted, 'timeout: 0.05,'),
