@@ -10,6 +10,7 @@ import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
 import { protocolById, protocolOf } from '../protocols/registry.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
+import { withUrlFields } from '../protocols/url-fields.js';
 import type { ReplySource } from '../threading/threader.js';
 import { conversationOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
@@ -137,7 +138,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const { content, stream: streamField, sent } = readRequest(body);
     const protocol = protocolOf({ method: request.method, url: request.url, body: sent });
     const stream = protocol ? protocol.streams({ method: request.method, url: request.url, body: sent }) : streamField;
-    const live = normalising ? normaliser.apply(content) : content;
+    const asked = withUrlFields(protocol, request.url, content);
+    const live = normalising ? normaliser.apply(asked) : asked;
     const placed = taken === undefined ? place(live, protocol) : undefined;
     const { lineage, state, call } = taken ?? take(placed?.lineage as string);
     options.onCall?.({ lineage, body, headers: request.headers });
