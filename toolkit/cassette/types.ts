@@ -4,7 +4,7 @@ import type { NormalisationRule } from '../normalisation/types.js';
 import type { AuthoredReply } from '../protocols/authored-reply.js';
 import type { CallProtocol } from '../protocols/registry.js';
 
-import type { CallFailure, RecordedResponse } from '../exchange/recorded-response.js';
+import type { RecordedResponse } from '../exchange/recorded-response.js';
 
 export type {
   BodyResponse,
@@ -22,8 +22,9 @@ export interface CassetteCall {
   /** The model API the call spoke (`http`: none claimed it, never threaded). Default: `chat-completions`. */
   readonly protocol?: CallProtocol;
   /**
-   * An authored reply (in memory only): served in the wire form of the protocol of the request it
-   * answers, `response` being its chat-completions stream.
+   * An authored turn (in memory only), served in the wire form of the protocol of the request it
+   * answers, `response` being its chat-completions form: a reply, or the text a failure streams
+   * before its connection drops or hangs (`partial`).
    */
   readonly authored?: AuthoredAnswer;
 }
@@ -35,6 +36,8 @@ export interface AuthoredAnswer {
   readonly toolCallIds: readonly string[];
   readonly answerId: string;
   readonly eventDelay: number;
+  /** The turn is the text of a failure's partial stream (`response.error.partial`), not a whole answer. */
+  readonly partial?: true;
 }
 
 export interface Provenance {

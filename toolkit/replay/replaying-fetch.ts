@@ -11,6 +11,7 @@ import type { Normalisation, UnusedRule } from '../normalisation/types.js';
 import { protocolById, protocolOf } from '../protocols/registry.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
 import { withUrlFields } from '../protocols/url-fields.js';
+import { authoredResponse } from './authored-response.js';
 import type { ReplySource } from '../threading/threader.js';
 import { conversationOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
@@ -150,7 +151,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context), protocol);
     // An authored reply is served in the wire form of the request it answers, streamed or not.
     const authored = entry.authored;
-    const response = authored && protocol ? protocol.render(authored.turn, { ...authored, stream }) : entry.response;
+    const response =
+      authored && protocol ? authoredResponse(protocol, entry.response, authored, stream) : entry.response;
     if (named === undefined)
       threader.settle(lineage, recordedReply(response, authored ? protocol : protocolById(entry.protocol)));
 
