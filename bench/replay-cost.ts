@@ -1,5 +1,17 @@
-import { CONSUMERS, checkedCall, openaiResponsesSdk, type Call } from './fixtures/consumers.js';
-import { responsesFloorFetch } from './fixtures/responses-50.js';
+import { anthropicMessages } from '../toolkit/protocols/anthropic-messages/anthropic-messages.js';
+import { gemini } from '../toolkit/protocols/gemini/gemini.js';
+import { openaiResponses } from '../toolkit/protocols/openai-responses/openai-responses.js';
+import {
+  anthropicSdk,
+  CONSUMERS,
+  checkedCall,
+  googleGenaiSdk,
+  openaiResponsesSdk,
+  type Call,
+  type Consumer,
+} from './fixtures/consumers.js';
+import { renderedFloorFetch } from './fixtures/rendered-50.js';
+import { MODEL } from './fixtures/stream-50.js';
 import { compare, statsOf, type Subject } from './measure.js';
 import { floorFetch } from './peers/floor-fetch.js';
 import { liveSseServer } from './peers/loopback-sse.js';
@@ -7,6 +19,7 @@ import { globalFetch, MSW_BASE_URL, mswServer } from './peers/msw-fetch.js';
 import { nestcastReplay } from './peers/nestcast-replay.js';
 import { pollyReplay } from './peers/polly-fetch.js';
 import { ratioRow, type Row } from './table.js';
+import type { WireProtocol } from '../toolkit/protocols/wire-protocol.js';
 
 /** Never reached: injected fetches answer before any connection. */
 const INJECTED_BASE_URL = 'http://127.0.0.1:9/v1';
@@ -70,20 +83,27 @@ export async function benchReplayCost(): Promise<Row[]> {
     msw.close();
     await live.close();
   }
-  rows.push(...(await benchResponsesReplay()));
+  for (const [consumer, protocol] of OTHER_APIS) rows.push(...(await benchApiReplay(consumer, protocol)));
   return rows;
 }
 
+/** The other model APIs, each read by its own SDK: the Agents SDK's default, Claude's, Gemini's. */
+const OTHER_APIS: ReadonlyArray<readonly [Consumer, WireProtocol]> = [
+  [openaiResponsesSdk, openaiResponses],
+  [anthropicSdk, anthropicMessages],
+  [googleGenaiSdk, gemini],
+];
+
 /**
- * Item 1 for the Responses API: the same 50 text deltas as named `response.*` events, read by
- * the openai SDK's `responses.create` stream, nestcast's replay (threaded, no header) against
- * the floor of those frames from memory.
+ * Item 1 for another API: the same 50 text deltas in that API's wire form, read by its SDK's
+ * stream, nestcast's replay (threaded, no header) against the floor of those frames from memory.
  */
-export async function benchResponsesReplay(): Promise<Row[]> {
-  const bind = (fetch: typeof globalThis.fetch): Call => openaiResponsesSdk.bind(fetch, INJECTED_BASE_URL);
+export async function benchApiReplay(consumer: Consumer, protocol: WireProtocol): Promise<Row[]> {
+  const upstream = renderedFloorFetch(protocol, MODEL);
+  const bind = (fetch: typeof globalThis.fetch): Call => consumer.bind(fetch, INJECTED_BASE_URL);
   const subjects: Subject[] = [
-    { name: 'floor (bytes from memory)', run: bind(responsesFloorFetch) },
-    { name: nestcastSubject(openaiResponsesSdk.name), run: bind(await nestcastReplay(responsesFloorFetch, bind)) },
+    { name: 'floor (bytes from memory)', run: bind(upstream) },
+    { name: nestcastSubject(consumer.name), run: bind(await nestcastReplay(upstream, bind)) },
   ];
   for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
   const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
@@ -92,7 +112,7 @@ export async function benchResponsesReplay(): Promise<Row[]> {
     const isNestcast = subject.name.startsWith('nestcast');
     return ratioRow(
       {
-        item: `1 replay/${openaiResponsesSdk.name}`,
+        item: `1 replay/${consumer.name}`,
         subject: subject.name,
         stats: statsOf(results, subject.name),
         unit: 'µs',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CassetteError } from '../errors/cassette-error.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import type { AuthoredAnswer, Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
-import { cutChunks, type ChunkContext } from '../protocols/chat-completions/chunk-stream.js';
+import { partialStream } from '../protocols/partial-stream.js';
 import { DEFAULT_PROTOCOL, protocolById } from '../protocols/registry.js';
 import { compileChecker } from '../validation/compile-checker.js';
 import { authoredScriptSchema } from './script-schema.js';
@@ -42,7 +42,8 @@ export function validScript(value: unknown, source?: string): AuthoredScript {
  * Turns a script into a cassette served by the same replay path as a recording. Every call's
  * request is `null`: authored calls match any request, in strict mode too. A reply keeps its turn
  * (`authored`): replay renders it in the wire form of the request it answers
- * (`WireProtocol.render`); `response` is its rendering as a chat-completions stream.
+ * (`WireProtocol.render`); `response` is its rendering as a chat-completions stream. The text a
+ * failure turn streams before its connection breaks is kept the same way (`authored.partial`).
  */
 export function compileScript(script: AuthoredScript, options: CompileOptions = {}): Cassette {
   validScript(script, options.source);
@@ -53,12 +54,17 @@ export function compileScript(script: AuthoredScript, options: CompileOptions = 
     const tag = createHash('sha256').update(lineage).digest('hex').slice(0, 8);
     let toolCalls = 0;
     calls[lineage] = turns.map((turn, index): CassetteCall => {
+      const answerId = `${tag}-${index + 1}`;
       if (!isReply(turn)) {
-        const context: ChunkContext = { id: `chatcmpl-${tag}-${index + 1}`, model, toolCallIds: [] };
-        return { request: null, response: compileFailure(turn, context, delay) };
+        const text = partialText(turn);
+        const partial =
+          text === undefined
+            ? undefined
+            : { turn: { text }, model, toolCallIds: [], answerId, eventDelay: delay, partial: true as const };
+        return { request: null, response: compileFailure(turn, partial), ...(partial ? { authored: partial } : {}) };
       }
       const toolCallIds = (turn.toolCalls ?? []).map((call) => call.id ?? `call_${tag}_${++toolCalls}`);
-      const authored: AuthoredAnswer = { turn, model, toolCallIds, answerId: `${tag}-${index + 1}`, eventDelay: delay };
+      const authored: AuthoredAnswer = { turn, model, toolCallIds, answerId, eventDelay: delay };
       return { request: null, response: DEFAULT_RENDERING.render(turn, { ...authored, stream: true }), authored };
     });
   }
@@ -71,14 +77,21 @@ export function compileScript(script: AuthoredScript, options: CompileOptions = 
 /** The protocol whose stream an authored reply is kept as, beside its turn. */
 const DEFAULT_RENDERING = protocolById(DEFAULT_PROTOCOL) as NonNullable<ReturnType<typeof protocolById>>;
 
-/** A failure turn: an HTTP error, or a connection that drops or hangs after a partial chat-completions stream. */
+/** The text a failure turn streams before its connection drops or hangs; `undefined` when it streams nothing. */
+function partialText(turn: AuthoredHttpError | AuthoredNetworkError | AuthoredHang): string | undefined {
+  if ('httpError' in turn) return undefined;
+  if ('networkError' in turn) return turn.networkError === 'reset-before-response' ? undefined : (turn.text ?? '…');
+  return turn.hang.text ? turn.hang.text : undefined;
+}
+
+/**
+ * A failure turn: an HTTP error, or a connection that drops or hangs after a partial stream, kept
+ * in chat-completions form (replay re-renders `partial` in the request's protocol).
+ */
 function compileFailure(
   turn: AuthoredHttpError | AuthoredNetworkError | AuthoredHang,
-  context: ChunkContext,
-  delay: number,
+  partialAnswer: AuthoredAnswer | undefined,
 ): RecordedResponse {
-  const events = (chunks: readonly string[]) => chunks.map((data) => ({ delay, data }));
-  const headers = { 'content-type': 'text/event-stream' };
   if ('httpError' in turn) {
     const { status, body, headers: extra } = turn.httpError;
     return {
@@ -90,13 +103,14 @@ function compileFailure(
       },
     };
   }
+  const partial = partialAnswer
+    ? partialStream(DEFAULT_RENDERING, partialAnswer.turn.text ?? '', partialAnswer)
+    : { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [] };
   if ('networkError' in turn) {
     if (turn.networkError === 'reset-before-response')
       return { error: { kind: 'network', message: 'read ECONNRESET', code: 'ECONNRESET' } };
-    const partial = { status: 200, headers, events: events(cutChunks(turn.text ?? '…', context)) };
     return { error: { kind: 'network', message: 'other side closed', code: 'UND_ERR_SOCKET', partial } };
   }
-  const partial = { status: 200, headers, events: turn.hang.text ? events(cutChunks(turn.hang.text, context)) : [] };
   return { error: { kind: 'aborted', message: 'the caller gave up while the model was still streaming', partial } };
 }
 

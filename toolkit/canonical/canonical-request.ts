@@ -14,8 +14,15 @@ export const TRANSPORT_ONLY_FIELDS: readonly string[] = ['stream', 'stream_optio
 export const RAW_BODY_FIELD = '$body';
 
 /**
+ * Key under which a request's URL-borne fields are kept (a wire protocol's `urlFields`: Gemini's
+ * model), so they are stored and compared like the body; no other part of the URL is.
+ */
+export const URL_FIELD = '$url';
+
+/**
  * Canonical form of a request body. Headers (and so credentials) are never part of it, nor is
- * the URL: a cassette recorded against one base URL replays against any other.
+ * the URL, except the fields a wire protocol reads from it (`$url`): a cassette recorded against
+ * one base URL replays against any other.
  */
 export function canonicalRequest(bodyText: string): CanonicalRequest {
   return canonicalize(requestContent(bodyText)) as CanonicalRequest;

@@ -21,8 +21,9 @@ export interface CassetteCall {
   /** The model API the call spoke (`http`: none claimed it, never threaded). Default: `chat-completions`. */
   readonly protocol?: CallProtocol;
   /**
-   * An authored reply (in memory only): served in the wire form of the protocol of the request it
-   * answers, `response` being its chat-completions stream.
+   * An authored turn (in memory only), served in the wire form of the protocol of the request it
+   * answers, `response` being its chat-completions form: a reply, or the text a failure streams
+   * before its connection drops or hangs (`partial`).
    */
   readonly authored?: AuthoredAnswer;
 }
@@ -34,6 +35,8 @@ export interface AuthoredAnswer {
   readonly toolCallIds: readonly string[];
   readonly answerId: string;
   readonly eventDelay: number;
+  /** The turn is the text of a failure's partial stream (`response.error.partial`), not a whole answer. */
+  readonly partial?: true;
 }
 
 export interface Provenance {

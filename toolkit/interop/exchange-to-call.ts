@@ -1,8 +1,10 @@
-import { canonicalRequest } from '../canonical/canonical-request.js';
+import { canonicalize } from '../canonical/canonical-json.js';
+import { requestContent, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { SseParser } from '../exchange/sse-parser.js';
 import type { CassetteCall, RecordedResponse, SseEvent } from '../cassette/types.js';
 import { DEFAULT_RESPONSE_HEADERS } from '../record/capture-response.js';
 import { callProtocol } from '../protocols/registry.js';
+import { withUrlFields } from '../protocols/url-fields.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
 import type { HttpExchange } from './http-exchange.js';
 
@@ -13,7 +15,9 @@ import type { HttpExchange } from './http-exchange.js';
  */
 export function exchangeToCall(exchange: HttpExchange, protocol: WireProtocol | undefined): CassetteCall {
   return {
-    request: canonicalRequest(exchange.requestBody),
+    request: canonicalize(
+      withUrlFields(protocol, new URL(exchange.url), requestContent(exchange.requestBody)),
+    ) as CanonicalRequest,
     response: responseOf(exchange, protocol?.framing.sentinel),
     protocol: callProtocol(protocol),
   };

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { DONE_FRAME, formatSseEvent } from '../exchange/sse-format.js';
 import type { CassetteCall } from '../cassette/types.js';
+import { sentBody } from '../protocols/url-fields.js';
 
 /** A model call as bytes on the wire, the form nock and HAR hold. */
 export interface WireExchange {
@@ -56,8 +57,8 @@ function withType(headers: Readonly<Record<string, string>>, fallback: string): 
   return { 'content-type': fallback, ...headers };
 }
 
-/** The canonical request, with `stream` said again when the recording was a stream (canonical requests may leave it out). */
+/** The canonical request without its URL-borne fields, with `stream` said again when the recording was a stream (canonical requests may leave it out). */
 function bodyOf(call: CassetteCall, streamed: boolean): string {
-  const request = call.request ?? {};
+  const request = sentBody(call.request ?? {});
   return canonicalJson(streamed && !('stream' in request) ? { ...request, stream: true } : request);
 }

@@ -32,8 +32,16 @@ export interface WireProtocol {
   readonly historyField: string | undefined;
 
   /**
-   * The conversation the threader reads, protocol-neutral, from the request body alone (a stored
-   * request has no URL): the same messages whether read off the wire or out of a cassette.
+   * What the request asks in its URL rather than its body (Gemini's model in
+   * `models/<model>:generateContent`), never a credential: stored and compared under `$url` in the
+   * canonical request, so two calls that differ only there do not match. Absent when the URL asks
+   * nothing the body does not (a stored request keeps no other part of the URL).
+   */
+  urlFields?(url: URL): Readonly<Record<string, Json>>;
+
+  /**
+   * The conversation the threader reads, protocol-neutral, from the request body alone: the same
+   * messages whether read off the wire or out of a cassette.
    */
   conversation(body: CanonicalRequest): Conversation;
 
@@ -56,7 +64,8 @@ export interface WireProtocol {
   /**
    * The path, relative to a base URL, a request of this API is sent to (`chat/completions`,
    * `responses`, `v1/messages`, `v1beta/models/<model>:generateContent`): where `export` files a
-   * stored call and what `import` strips to find the base URL.
+   * stored call and what `import` strips to find the base URL. URL-borne fields are read back
+   * from the stored request's `$url` (`urlFields`).
    */
   endpoint(body: CanonicalRequest, stream: boolean): string;
 

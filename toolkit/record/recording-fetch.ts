@@ -10,6 +10,7 @@ import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
 import { callProtocol, protocolOf } from '../protocols/registry.js';
+import { withUrlFields } from '../protocols/url-fields.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
 import { conversationOf, replyOf } from '../threading/thread-calls.js';
 import { Threader, type ThreadInput } from '../threading/threader.js';
@@ -152,9 +153,10 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     try {
       const { content, sent } = readRequest(await call.text());
       capture.protocol = protocolOf({ method: call.method, url: call.url, body: sent });
+      const asked = withUrlFields(capture.protocol, call.url, content);
       // Without rules the sharer below canonicalises what it keeps, the items it has not seen:
       // canonicalising the whole history first copied every message of a long session on every call.
-      capture.request = normalising ? normaliser.apply(canonicalize(content) as CanonicalRequest) : content;
+      capture.request = normalising ? normaliser.apply(canonicalize(asked) as CanonicalRequest) : asked;
       if (named === undefined) {
         const threadInput = threader.input(conversationOf(capture.protocol, capture.request));
         decided = deciding.then(() => threadAfterReplies(threadInput, capture));

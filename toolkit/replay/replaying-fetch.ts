@@ -10,6 +10,8 @@ import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
 import { protocolById, protocolOf } from '../protocols/registry.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
+import { withUrlFields } from '../protocols/url-fields.js';
+import { authoredResponse } from './authored-response.js';
 import type { ReplySource } from '../threading/threader.js';
 import { conversationOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
@@ -137,7 +139,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const { content, stream: streamField, sent } = readRequest(body);
     const protocol = protocolOf({ method: request.method, url: request.url, body: sent });
     const stream = protocol ? protocol.streams({ method: request.method, url: request.url, body: sent }) : streamField;
-    const live = normalising ? normaliser.apply(content) : content;
+    const asked = withUrlFields(protocol, request.url, content);
+    const live = normalising ? normaliser.apply(asked) : asked;
     const placed = taken === undefined ? place(live, protocol) : undefined;
     const { lineage, state, call } = taken ?? take(placed?.lineage as string);
     options.onCall?.({ lineage, body, headers: request.headers });
@@ -148,7 +151,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     if (!entry) return fail(state, cassetteExhausted(lineage, call, recorded.length, context), protocol);
     // An authored reply is served in the wire form of the request it answers, streamed or not.
     const authored = entry.authored;
-    const response = authored && protocol ? protocol.render(authored.turn, { ...authored, stream }) : entry.response;
+    const response =
+      authored && protocol ? authoredResponse(protocol, entry.response, authored, stream) : entry.response;
     if (named === undefined)
       threader.settle(lineage, recordedReply(response, authored ? protocol : protocolById(entry.protocol)));
 

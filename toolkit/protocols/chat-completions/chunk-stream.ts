@@ -53,8 +53,3 @@ export function replyChunks(reply: AuthoredReply, context: ChunkContext): string
     chunk([], { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } }),
   ];
 }
-
-/** The partial stream of a connection that drops mid-answer: role chunk and text deltas only. */
-export function cutChunks(text: string, context: ChunkContext): string[] {
-  return replyChunks({ text }, context).slice(0, -2);
-}

@@ -1,3 +1,4 @@
+import { urlField } from '../url-fields.js';
 import type { WireProtocol, WireRequest } from '../wire-protocol.js';
 import { conversationOf } from './conversation.js';
 import { errorResponse } from './error-response.js';
@@ -5,11 +6,11 @@ import { eventKind, mayCallTools } from './event-kind.js';
 import { render } from './render.js';
 import { replyOf } from './reply.js';
 
-/** `…/models/<model>:generateContent` and `:streamGenerateContent` (Gemini API and Vertex AI paths alike). */
-/** The model an exported Gemini call is filed under. */
+/** The model an exported Gemini call is filed under when its cassette predates stored URL fields. */
 const EXPORTED_MODEL = 'gemini';
 
-const GENERATE = /\/models\/[^/]+:(generateContent|streamGenerateContent)$/;
+/** `…/models/<model>:generateContent` and `:streamGenerateContent` (Gemini API and Vertex AI paths alike). */
+const GENERATE = /\/models\/([^/]+):(generateContent|streamGenerateContent)$/;
 
 /**
  * Google Gemini. A streamed answer is asked for by the URL: `:streamGenerateContent?alt=sse`.
@@ -23,13 +24,20 @@ export const gemini: WireProtocol = {
     request.url.pathname.endsWith(':streamGenerateContent') && request.url.searchParams.get('alt') === 'sse',
   framing: { namedEvents: false, terminalEvents: [] },
   historyField: 'contents',
+  // The model is named by the URL only; the key that may share it (`?key=`) is a credential.
+  urlFields: (url: URL): Record<string, string> => {
+    const model = GENERATE.exec(url.pathname)?.[1];
+    return model === undefined ? {} : { model: decodeURIComponent(model) };
+  },
   conversation: conversationOf,
   reply: replyOf,
   mayCallTools,
   eventKind,
-  // The model is part of the URL, not the body, and a stored request keeps no URL: a stand-in names it.
-  endpoint: (_body, stream) =>
-    `v1beta/models/${EXPORTED_MODEL}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+  endpoint: (body, stream) => {
+    const model = urlField(body, 'model');
+    const path = encodeURIComponent(typeof model === 'string' ? model : EXPORTED_MODEL);
+    return `v1beta/models/${path}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+  },
   errorResponse,
   credentials: { headers: ['x-goog-api-key', 'authorization'], query: ['key'] },
   render,
