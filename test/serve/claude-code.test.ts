@@ -31,6 +31,7 @@ let proxy: { server: Server; url: string; attempts: string[] };
 beforeEach(async () => {
   dir = await makeTempDir('serve-claude-code-');
   // Any traffic Claude Code sends anywhere but loopback goes through this proxy, which refuses it and keeps its first line.
+  // (It does honour HTTPS_PROXY: without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC it sends `CONNECT api.anthropic.com:443` here.)
   const attempts: string[] = [];
   const server = createServer((socket) => {
     socket.once('data', (chunk: Buffer) => {
