@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { ensureBuiltCli } from '../support/built-cli.js';
 import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
-import { startServeProcess } from '../support/serve-process.js';
+import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
 
 /** The Claude Code binary `@anthropic-ai/claude-agent-sdk` 0.3.333 installs for Linux x64 (Claude Code 2.1.333). */
 const CLAUDE = join(
@@ -27,6 +27,8 @@ const TIMEOUT = 900_000;
 beforeAll(() => ensureBuiltCli(), 120_000);
 
 let dir: string;
+/** Every serve process a test started, stopped after it even when an assertion failed midway. */
+let started: ServeProcess[] = [];
 let proxy: { server: Server; url: string; attempts: string[] };
 beforeEach(async () => {
   dir = await makeTempDir('serve-claude-code-');
@@ -45,9 +47,17 @@ beforeEach(async () => {
   proxy = { server, url: `http://127.0.0.1:${address.port}`, attempts };
 });
 afterEach(async () => {
+  await Promise.all(started.map((server) => server.stop()));
+  started = [];
   await new Promise((resolve) => proxy.server.close(resolve));
   await removeTempDir(dir);
 });
+
+async function serve(args: readonly string[]): Promise<ServeProcess> {
+  const server = await startServeProcess(args, dir);
+  started.push(server);
+  return server;
+}
 
 /**
  * `claude -p TASK` headless in `<dir>/work` with a fresh config folder, the base URL and dummy key
@@ -101,11 +111,8 @@ async function runClaude(env: Readonly<Record<string, string>>) {
 test(
   'Claude Code delegating to a sub-agent that writes a file is recorded from a script and replayed 20 times keyless: same answer and file each time, the sub-agent filed under main/<tool_use id>',
   async () => {
-    const upstream = await startServeProcess(['--script', SCRIPT], dir);
-    const recorder = await startServeProcess(
-      ['--record', 'rec', '--upstream', upstream.url, '--normalise', 'claude-code'],
-      dir,
-    );
+    const upstream = await serve(['--script', SCRIPT]);
+    const recorder = await serve(['--record', 'rec', '--upstream', upstream.url, '--normalise', 'claude-code']);
     const recorded = await runClaude(recorder.env);
     expect(recorded).toEqual({
       result: 'The sub-agent wrote notes.txt.',
@@ -124,7 +131,7 @@ test(
       'meta.json',
     ]);
 
-    const replayer = await startServeProcess(['--recording', 'rec'], dir);
+    const replayer = await serve(['--recording', 'rec']);
     for (let run = 1; run <= REPLAYS; run += 1) {
       // Each run is a fresh round: every session from its first call again.
       if (run > 1) await fetch(`${replayer.url}/__nestcast/reset`, { method: 'POST' });
