@@ -14,3 +14,38 @@ test('the codex preset makes two runs of the same codex exec prompt equal: per-r
     apply(run('01a234d6-848f-7011-acec-bae9263fdcce', 1796183220144)),
   );
 });
+
+test('the claude-code preset makes two runs of the same claude -p task equal: session and device ids, the date, the sub-agent id and run time', () => {
+  const run = (session: string, device: string, date: string, agent: string, ms: number) => ({
+    system: [{ type: 'text', text: `Use the tools.\n\nToday's date is ${date}.` }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_task1',
+            content: [
+              {
+                type: 'text',
+                text: `Done.\nagentId: ${agent} (use SendMessage with to: '${agent}' to continue this agent)\n<usage>duration_ms: ${ms}</usage>`,
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    metadata: { user_id: `{"device_id":"${device}","account_uuid":"","session_id":"${session}"}` },
+  });
+  const { apply } = createNormaliser({ rules: NORMALISE_PRESETS['claude-code'] ?? [] }, 'the claude-code preset');
+  const first = apply(
+    run('ff0cc0bb-7af0-42ae-ab21-4faa721c1460', 'ab'.repeat(32), '2026-12-02', 'afa9ee43686038c87', 1287),
+  );
+  const second = apply(
+    run('01f65642-d5d5-45f3-b4da-e6136a8689ef', 'cd'.repeat(32), '2027-01-15', 'a310ded74d8adc5bc', 644),
+  );
+  expect(first).toEqual(second);
+  // What the task says stays: only the generated values are rewritten.
+  expect(JSON.stringify(first)).toContain('Use the tools.');
+  expect(JSON.stringify(first)).toContain('toolu_task1');
+});

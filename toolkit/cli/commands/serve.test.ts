@@ -31,7 +31,7 @@ describe('nestcast serve: bad flags are usage errors (exit 2) saying what to pas
     [['--recording', 'r', '--normalise', 'codex'], '--normalise is for record mode (--record <dir>) only'],
     [
       ['--record', 'r', '--upstream', 'http://x', '--normalise', 'nope'],
-      '--normalise: no preset "nope"; the presets are codex',
+      '--normalise: no preset "nope"; the presets are codex, claude-code',
     ],
   ])('nestcast serve %j', async (args, message) => {
     const result = await nestcast(['serve', ...args]);
