@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
+import { folderTree } from '../folder-tree.js';
 import { DEFAULT_LINEAGE } from './lineage.js';
 import { writeFileAtomically } from '../atomic-write.js';
 import { FileSession } from './file-session.js';
@@ -112,7 +113,7 @@ export class SessionStore {
   async list(): Promise<string[]> {
     let entries: string[];
     try {
-      entries = readdirSync(this.root, { recursive: true, encoding: 'utf8' });
+      entries = folderTree(this.root).map((entry) => relative(this.root, join(entry.parentPath, entry.name)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;

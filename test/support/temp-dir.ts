@@ -1,6 +1,7 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { folderTree } from '../../harness/folder-tree.js';
 
 /** A fresh, empty directory under the OS temp dir, e.g. `makeTempDir('sessions-')`. */
 export async function makeTempDir(prefix: string): Promise<string> {
@@ -12,10 +13,9 @@ export async function removeTempDir(path: string): Promise<void> {
   await rm(path, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** Every file under `dir`, relative and sorted. */
+/** Every file under `dir`, relative and sorted; links are not followed (a project's linked node_modules is not its files). */
 export async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
+  return folderTree(dir)
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();

@@ -1,7 +1,7 @@
-import { readdirSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
+import { folderTree } from '../../harness/folder-tree.js';
 import { findSecret } from '../secrets/find-secret.js';
 import { knownSecrets } from '../secrets/known-secrets.js';
 import type { Secret } from '../secrets/secret.js';
@@ -102,7 +102,7 @@ function streamedText(exchange: AcpExchange): string {
 export function listExchangeFiles(recordingDir: string): string[] {
   const root = join(recordingDir, ACP_DIR);
   try {
-    const entries = readdirSync(root, { recursive: true, withFileTypes: true });
+    const entries = folderTree(root);
     return entries
       .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
       .map((entry) => relative(recordingDir, join(entry.parentPath, entry.name)))

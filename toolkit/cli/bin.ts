@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: before anything loads msw, which reads localStorage (see the file).
+import './unconfigured-web-storage.js';
 import { describeError } from '../../harness/error-text.js';
 import { knownSecrets } from '../secrets/known-secrets.js';
 import { maskPrintedSecrets } from '../secrets/mask-printed-output.js';

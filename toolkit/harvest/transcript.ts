@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
+import { folderTree } from '../../harness/folder-tree.js';
 import { parseSessionLog } from '../../harness/session/index.js';
 import { canonicalJson, canonicalize } from '../canonical/index.js';
 import { assertNoSecrets } from '../secrets/scan-before-write.js';
@@ -129,7 +130,7 @@ function isInside(file: string): boolean {
 }
 
 async function removeStale(dir: string, keep: ReadonlySet<string>): Promise<void> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const entries = folderTree(dir);
   const folders = new Set<string>();
   for (const entry of entries) {
     const path = join(entry.parentPath, entry.name);

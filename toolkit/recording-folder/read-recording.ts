@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { folderTree } from '../../harness/folder-tree.js';
 import { CassetteError } from '../errors/cassette-error.js';
 import { fileError } from './file-error.js';
 import { kindOf, readRegularFileSync } from './read-regular-file.js';
@@ -58,7 +59,7 @@ function readOnce(dir: string): RecordingFiles | 'moved' {
   const files = new Map<string, string>();
   const folders = new Set<string>(['']);
   try {
-    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    for (const entry of folderTree(dir)) {
       const path = join(entry.parentPath, entry.name);
       const key = keyOf(dir, path);
       if (entry.isSymbolicLink()) throw recordingLink(path, readlinkSync(path), { folderItself: false });

@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { folderTree } from '../../harness/folder-tree.js';
 import { CassetteError } from '../errors/cassette-error.js';
 import { fileError } from './file-error.js';
 
@@ -23,7 +24,7 @@ function findLinks(folder: string, shownAs: string): void {
   if (top === undefined) return;
   if (top.isSymbolicLink()) throw recordingLink(shownAs, readlinkSync(folder), { folderItself: true });
   if (!top.isDirectory()) return;
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+  for (const entry of folderTree(folder)) {
     if (!entry.isSymbolicLink()) continue;
     const path = join(entry.parentPath, entry.name);
     throw recordingLink(join(shownAs, relative(folder, path)), readlinkSync(path), { folderItself: false });
