@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { ensureBuiltCli } from '../support/built-cli.js';
+import { startGuardProxy, type GuardProxy } from '../support/guard-proxy.js';
 import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
 
@@ -29,27 +29,17 @@ beforeAll(() => ensureBuiltCli(), 120_000);
 let dir: string;
 /** Every serve process a test started, stopped after it even when an assertion failed midway. */
 let started: ServeProcess[] = [];
-let proxy: { server: Server; url: string; attempts: string[] };
+let proxy: GuardProxy;
 beforeEach(async () => {
   dir = await makeTempDir('serve-claude-code-');
   // Any traffic Claude Code sends anywhere but loopback goes through this proxy, which refuses it and keeps its first line.
   // (It does honour HTTPS_PROXY: without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC it sends `CONNECT api.anthropic.com:443` here.)
-  const attempts: string[] = [];
-  const server = createServer((socket) => {
-    socket.once('data', (chunk: Buffer) => {
-      attempts.push(chunk.toString().split('\r\n')[0] ?? '');
-      socket.destroy();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the guard proxy has no port');
-  proxy = { server, url: `http://127.0.0.1:${address.port}`, attempts };
+  proxy = await startGuardProxy();
 });
 afterEach(async () => {
   await Promise.all(started.map((server) => server.stop()));
   started = [];
-  await new Promise((resolve) => proxy.server.close(resolve));
+  await proxy.close();
   await removeTempDir(dir);
 });
 
