@@ -149,7 +149,8 @@ describe('nestcast run', () => {
   });
 });
 
-describe('nestcast record and inspect', () => {
+// Each record and run starts a worker process from the sources: a loaded machine needs more than the default.
+describe('nestcast record and inspect', { timeout: 90_000 }, () => {
   it('records a scenario keyless against the model server, then inspect shows it and run replays it', async () => {
     const io = memoryIo({ NO_COLOR: '1' });
     expect(await main(['record', 'hello-child', '--recordings', temp], io)).toBe(0);

@@ -60,7 +60,8 @@ async function editPrompt(): Promise<void> {
   );
 }
 
-describe('hints that work when followed literally', () => {
+// Up to four commands a test, each running its scenario in a worker process started from the sources.
+describe('hints that work when followed literally', { timeout: 120_000 }, () => {
   it('a prompt edit prints each failure once, the request divergence first, no sequence advice, and the named command fixes it', async () => {
     expect((await nestcast('record', 'hello-child')).status).toBe(0);
     await editPrompt();

@@ -18,12 +18,28 @@ export async function runKeyless<T>(
 ): Promise<T> {
   const restoreEnv = scrubKeyLikeEnv(process.env);
   const guard = installNetworkGuard();
-  const uninstallSignals = cleanExitOnSignal(recordingTargets);
   try {
-    return await reusingWorkFolders(() => work(guard), { in: options.workFoldersIn });
+    return await runWithCleanExit(recordingTargets, () => work(guard), options);
   } finally {
-    uninstallSignals();
     guard.close();
     restoreEnv();
+  }
+}
+
+/**
+ * `runKeyless` without dropping the keys or arming the guard, for the workers of `nestcast
+ * record` (a recording against an API needs its key and reaches it): Ctrl-C leaves
+ * `recordingTargets` whole, and the work folders are reused, made in `workFoldersIn` when given.
+ */
+export async function runWithCleanExit<T>(
+  recordingTargets: () => readonly string[],
+  work: () => Promise<T>,
+  options: { workFoldersIn?: string } = {},
+): Promise<T> {
+  const uninstallSignals = cleanExitOnSignal(recordingTargets);
+  try {
+    return await reusingWorkFolders(work, { in: options.workFoldersIn });
+  } finally {
+    uninstallSignals();
   }
 }

@@ -6,6 +6,7 @@ import { ensureBuiltCli, runBuiltCli } from '../../test/support/built-cli.js';
 import { makeScenarioProject } from '../../test/support/scenario-project.js';
 import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { withoutTiming } from '../cassette/call-lines.js';
+import { descendantProcesses, type DescendantProcess } from '../cli/workers/descendant-processes.js';
 import { recoverInterruptedSwaps } from './recover-swaps.js';
 import { seededRandom } from '../../test/support/seeded-random.js';
 
@@ -89,10 +90,15 @@ async function recordKilled(cwd: string, tmp: string, { signal, point, delay }: 
   const run = runBuiltCli(['record'], { cwd, env: { ANSWER: 'new', TMPDIR: tmp } });
   let timer: NodeJS.Timeout | undefined;
   let armed = false;
+  /** The record process's worker and what runs below it, listed as it is killed. */
+  let below: readonly DescendantProcess[] = [];
   const kill = () => {
     if (armed) return;
     armed = true;
-    timer = setTimeout(() => run.child.kill(signal), delay);
+    timer = setTimeout(() => {
+      below = run.child.pid === undefined ? [] : descendantProcesses(run.child.pid);
+      run.child.kill(signal);
+    }, delay);
   };
   const watchers = [] as ReturnType<typeof watch>[];
   if (point === 'anywhere') kill();
@@ -112,6 +118,22 @@ async function recordKilled(cwd: string, tmp: string, { signal, point, delay }: 
   await run;
   for (const watcher of watchers) watcher.close();
   clearTimeout(timer);
+  // Its worker, orphaned by a SIGKILL, kills itself once it sees so: the next run starts after that.
+  await gone(below);
+}
+
+/** Resolves once none of `processes` runs any more. */
+async function gone(processes: readonly DescendantProcess[]): Promise<void> {
+  const running = () =>
+    processes.some(({ pid }) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  while (running()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 let project: string;

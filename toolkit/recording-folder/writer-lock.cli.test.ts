@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { descendantProcesses } from '../cli/workers/descendant-processes.js';
 import { ensureBuiltCli, runBuiltCli } from '../../test/support/built-cli.js';
 import { makeScenarioProject, toolScenario } from '../../test/support/scenario-project.js';
 import { removeTempDir } from '../../test/support/temp-dir.js';
@@ -37,6 +38,9 @@ describe('one writer per recording', () => {
   test('a second record of a recording being recorded fails fast with RECORDING_LOCKED naming the holder, and the first saves', async () => {
     const first = runBuiltCli(['record'], { cwd: project, env: { RELEASE: release } });
     await until(() => existsSync(lock));
+    // The recording is written by the worker process the first record runs its scenario in.
+    const workers = first.child.pid === undefined ? [] : descendantProcesses(first.child.pid);
+    const holder = workers.find((worker) => / scenario-worker .*--record$/.test(worker.command));
 
     const second = await runBuiltCli(['record'], { cwd: project, env: { RELEASE: release } });
     await writeFile(release, '');
@@ -44,9 +48,9 @@ describe('one writer per recording', () => {
 
     expect(second.code).toBe(1);
     expect(second.stdout).toContain(
-      `RECORDING_LOCKED slow: ${join(project, 'recordings', 'slow')} is being written by process ${first.child.pid} (`,
+      `RECORDING_LOCKED slow: ${join(project, 'recordings', 'slow')} is being written by process ${holder?.pid} (`,
     );
-    expect(second.stdout).toMatch(/dist\/cli\.js record\), since \d{4}-\d\d-\d\dT/);
+    expect(second.stdout).toMatch(/dist\/cli\.js scenario-worker --work-root \S+ --record\), since \d{4}-\d\d-\d\dT/);
     expect(saved.code).toBe(0);
     expect(existsSync(join(project, 'recordings', 'slow', 'meta.json'))).toBe(true);
     expect(existsSync(join(project, 'recordings', '.nestcast-staging'))).toBe(false);

@@ -25,23 +25,32 @@ function vitestIn(cwd: string): Promise<{ code: number | null; output: string }>
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-test('scenarioTest ends a scenario whose code never yields with SCENARIO_TIMEOUT naming it, instead of hanging vitest', async () => {
+test('scenarioTest interrupts a scenario whose code never yields (a loop, a catastrophic regular expression) and fails that test with SCENARIO_TIMEOUT naming it, while the rest of the file runs', async () => {
   project = await makeScenarioProject({
     spins: toolScenario('spins', '() => { while (true) {} }', 'timeout: 3,'),
+    backtracks: toolScenario('backtracks', "() => String(/(a+)+$/.test('a'.repeat(64) + '!'))", 'timeout: 3,'),
   });
   await writeFile(join(project, 'vitest.config.ts'), "export default { test: { pool: 'forks' } };\n");
   await writeFile(
-    join(project, 'spins.test.ts'),
-    `import { scenarioTest } from ${JSON.stringify(join(process.cwd(), 'toolkit', 'vitest', 'index.ts'))};
-import definition from './scenarios/spins.scenario.ts';
-scenarioTest(definition);
+    join(project, 'blocked.test.ts'),
+    `import { expect, test } from 'vitest';
+import { scenarioTest } from ${JSON.stringify(join(process.cwd(), 'toolkit', 'vitest', 'index.ts'))};
+import spins from './scenarios/spins.scenario.ts';
+import backtracks from './scenarios/backtracks.scenario.ts';
+scenarioTest(spins);
+scenarioTest(backtracks);
+test('the test after them runs', () => expect(1 + 1).toBe(2));
 `,
   );
 
   const run = await vitestIn(project);
 
-  expect(run.code).not.toBe(0);
+  expect(run.code).toBe(1);
   expect(run.output).toContain(
-    'SCENARIO_TIMEOUT spins did not finish within its time limit of 3 s, and its code never gave control back',
+    '[SCENARIO_TIMEOUT] spins: did not finish within its time limit of 3 s, and its code never gave control back',
   );
+  expect(run.output).toContain(
+    '[SCENARIO_TIMEOUT] backtracks: did not finish within its time limit of 3 s, and its code never gave control back',
+  );
+  expect(run.output).toMatch(/Tests\s+2 failed \| 1 passed \(3\)/);
 }, 120_000);

@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
 import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
-import { describeFailures } from '../scenarios/scenario-report.js';
+import { describeFailures, failedReport } from '../scenarios/scenario-report.js';
+import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
-import { killIfBlocked } from '../scenarios/verdict/blocked-thread-watchdog.js';
+import { interruptIfBlocked } from '../scenarios/verdict/blocked-thread-watchdog.js';
 import { importTimeout, scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
 
 export interface ScenarioTestOptions extends Omit<RunScenarioOptions, 'mode'> {
@@ -34,12 +35,21 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
   test(
     `scenario ${name} replays as recorded`,
     async () => {
-      const definition =
-        typeof scenario === 'string'
-          ? await watched(importTimeout(options.timeout), `${name}: importing its file`, () => loadOne(name, options))
-          : scenario;
-      const limit = scenarioTimeout(definition.timeout, options.timeout);
-      expectScenarioToPass(await watched(limit, name, () => runScenario(definition, { ...options, mode: 'replay' })));
+      const started = performance.now();
+      try {
+        const definition =
+          typeof scenario === 'string'
+            ? await watched(importTimeout(options.timeout), name, 'importing its file ', () => loadOne(name, options))
+            : scenario;
+        const limit = scenarioTimeout(definition.timeout, options.timeout);
+        expectScenarioToPass(
+          await watched(limit, name, '', () => runScenario(definition, { ...options, mode: 'replay' })),
+        );
+      } catch (error) {
+        if (!(error instanceof ScenarioError && error.code === 'SCENARIO_TIMEOUT')) throw error;
+        // Interrupted: failed as any scenario failure is, with its code and name.
+        expectScenarioToPass(failedReport(name, 'replay', error, performance.now() - started));
+      }
     },
     scenarioTestTimeoutMs(scenario, options),
   );
@@ -52,12 +62,13 @@ export function expectScenarioToPass(report: ScenarioReport): void {
 
 /**
  * The scenario runs in this test's own thread (a definition's functions cannot move to another
- * process): code in it that never yields is stopped by ending this process, not left to hang.
+ * process): code in it that never yields is interrupted from a thread of its own, and this test
+ * fails with SCENARIO_TIMEOUT while the other tests of the file still run.
  */
-async function watched<T>(seconds: number, what: string, work: () => Promise<T>): Promise<T> {
-  const watchdog = killIfBlocked(seconds, what);
+async function watched<T>(seconds: number, name: string, doing: string, work: () => Promise<T>): Promise<T> {
+  const watchdog = interruptIfBlocked(seconds, name, doing);
   try {
-    return await work();
+    return await Promise.race([work(), watchdog.interrupted]);
   } finally {
     await watchdog.stop();
   }

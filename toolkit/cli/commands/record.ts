@@ -3,22 +3,23 @@ import { join, resolve } from 'node:path';
 import { META_FILE } from '../../cassette/lineage-file.js';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { ambiguityLines } from '../ambiguity-lines.js';
+import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
+import { listScenarios } from '../../scenarios/load-scenarios.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
-import { runScenarioToVerdict } from '../../scenarios/verdict/run-to-verdict.js';
+import { selectScenarios } from '../../scenarios/select-scenarios.js';
 import type { Command } from '../command.js';
-import type { ScenarioDefinition } from '../../scenarios/types.js';
 import { cleanExitOnSignal } from '../clean-exit-on-signal.js';
 import { paint, type CliIo, type Paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
-import { reportCollector } from '../report-runs.js';
-import { progressLine, summaryTable } from '../scenario-table.js';
-import { loadSelectedScenarios, parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
+import { parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
+import { allToVerdicts, assertNoLostWorkers } from '../workers/all-to-verdicts.js';
 
 const help = `Usage: nestcast record [scenario...] [options]
 
 Runs scenarios through the real OpenAI-compatible adapter and saves every model call of every
 session to recordings/<scenario>, plus the expected transcripts. Records every scenario when none
-is named.
+is named. Each scenario runs in a worker process watched from this one, as in \`nestcast run\`: past
+its time limit, or when its code ends its process, it fails and the next one is recorded.
 
 Where the calls go:
   - a scenario with an authored script: to a loopback \`nestcast model-server\` serving it (no key);
@@ -45,18 +46,21 @@ export const recordCommand: Command = {
   help,
   async run(argv, io) {
     const request = readRecordRequest(argv, io);
-    const selected = await loadSelectedScenarios(request.scenariosDir, request.positionals);
-    requireScenarios(selected.length, request.scenariosDir, request.passWithNone);
-    const uninstallSignals = cleanExitOnSignal(() =>
-      selected.map((scenario) => resolve(request.recordingsDir, scenario.name)),
+    // Chosen by file name: scenario code is never imported here, only in the worker recording it.
+    const selected = selectScenarios(
+      await listScenarios(request.scenariosDir),
+      request.positionals,
+      request.scenariosDir,
     );
+    requireScenarios(selected.length, request.scenariosDir, request.passWithNone);
+    const uninstallSignals = cleanExitOnSignal(() => selected.map((name) => resolve(request.recordingsDir, name)));
     try {
-      const scenarios = request.missing ? await withoutRecording(selected, request.recordingsDir) : selected;
-      if (scenarios.length === 0) {
+      const names = request.missing ? await withoutRecording(selected, request.recordingsDir) : selected;
+      if (names.length === 0) {
         io.stdout('nothing to record: every scenario has a recording\n');
         return 0;
       }
-      const reports = await recordEach(scenarios, request, io);
+      const reports = await recordEach(names, request, io);
       return reports.every((report) => report.passed) ? 0 : 1;
     } finally {
       uninstallSignals();
@@ -105,47 +109,47 @@ function readRecordRequest(argv: readonly string[], io: CliIo): RecordRequest {
 }
 
 /** `--missing`: the scenarios without a saved recording (no meta.json). */
-async function withoutRecording(
-  scenarios: readonly ScenarioDefinition[],
-  recordingsDir: string,
-): Promise<ScenarioDefinition[]> {
-  const present = await Promise.all(scenarios.map((scenario) => exists(join(recordingsDir, scenario.name, META_FILE))));
-  return scenarios.filter((_, index) => !present[index]);
+async function withoutRecording(names: readonly string[], recordingsDir: string): Promise<string[]> {
+  const present = await Promise.all(names.map((name) => exists(join(recordingsDir, name, META_FILE))));
+  return names.filter((_, index) => !present[index]);
 }
 
-/** Records each scenario to its verdict, one after the other, with its progress line; then the summary and the --report pages. */
-async function recordEach(
-  scenarios: readonly ScenarioDefinition[],
-  request: RecordRequest,
-  io: CliIo,
-): Promise<ScenarioReport[]> {
+/**
+ * Records each scenario to its verdict, one after the other, in a worker process watched from
+ * here as \`nestcast run\` runs them (a time limit that holds against code that never yields, and
+ * any way scenario code ends its process fails that scenario); its progress line with the
+ * ambiguities it saved, then the summary and the --report pages.
+ */
+async function recordEach(names: readonly string[], request: RecordRequest, io: CliIo): Promise<ScenarioReport[]> {
   const p = paint(io.color);
-  const reports: ScenarioReport[] = [];
-  const htmlReport = reportCollector(request.reportDir);
-  for (const scenario of scenarios) {
-    const report = await runScenarioToVerdict(scenario, {
-      mode: 'record',
-      ...htmlReport.optionsFor(scenario.name),
-      ...(request.timeout !== undefined ? { timeout: request.timeout } : {}),
-      recordingsDir: request.recordingsDir,
-      env: io.env,
-      ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
-      ...(request.apiKeyEnv !== undefined ? { apiKeyEnv: request.apiKeyEnv } : {}),
-    });
-    reports.push(report);
-    htmlReport.add(report);
-    io.stdout(progressLine(report, p));
-    if (report.passed) await printAmbiguities(join(request.recordingsDir, scenario.name), p, io);
-  }
-  io.stdout(`\n${summaryTable(reports, p)}`);
-  await htmlReport.write(io);
+  const { reports, workerEscapes, lostWorkers } = await allToVerdicts(
+    names,
+    {
+      run: {
+        mode: 'record',
+        scenariosDir: request.scenariosDir,
+        recordingsDir: request.recordingsDir,
+        ...(request.timeout !== undefined ? { timeout: request.timeout } : {}),
+        ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
+        ...(request.apiKeyEnv !== undefined ? { apiKeyEnv: request.apiKeyEnv } : {}),
+      },
+      // One at a time, in order: a recording against a real API keeps to one conversation at once.
+      workers: 1,
+      reportDir: request.reportDir,
+      linesAfter: (report) =>
+        report.passed ? savedAmbiguities(join(request.recordingsDir, report.name), p) : Promise.resolve([]),
+    },
+    io,
+  );
+  assertNoNetworkEscapes(workerEscapes);
+  assertNoLostWorkers(lostWorkers);
   return reports;
 }
 
 /** A saved recording keeps its ambiguities in meta.json; the record is where the user can still fix them. */
-async function printAmbiguities(recordingDir: string, p: Paint, io: CliIo): Promise<void> {
+async function savedAmbiguities(recordingDir: string, p: Paint): Promise<string[]> {
   const { ambiguities = [] } = await loadCassette(recordingDir);
-  for (const line of ambiguityLines(ambiguities, p, '    ')) io.stdout(`${line}\n`);
+  return ambiguityLines(ambiguities, p, '    ');
 }
 
 async function exists(path: string): Promise<boolean> {

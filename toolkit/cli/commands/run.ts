@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { assertNoNetworkEscapes, type NetworkEscape } from '../../guard/network-guard.js';
+import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
-import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
 import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
 import { REPORTERS } from '../reporters/index.js';
@@ -11,12 +10,9 @@ import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
 import { writeCiReport, type CiReport } from '../ci-report.js';
 import { runKeyless } from '../keyless-run.js';
-import { paint } from '../io.js';
 import { parseCommandLine } from '../parse.js';
-import { reportCollector } from '../report-runs.js';
-import { progressLine, summaryTable } from '../scenario-table.js';
 import { parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
-import { runInWorkers } from '../workers/scenario-pool.js';
+import { allToVerdicts, assertNoLostWorkers } from '../workers/all-to-verdicts.js';
 import type { WorkerRunOptions } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast run [scenario...] [options]
@@ -63,22 +59,15 @@ export const runCommand: Command = {
       async (guard) => {
         // Without --output the report is the command's stdout, so nothing else may be printed there.
         const stdout = request.ci !== undefined && request.ci.output === undefined ? () => undefined : io.stdout;
-        const { reports, workerEscapes, lostWorkers } = await replayAll(
+        const { reports, workerEscapes, lostWorkers } = await allToVerdicts(
           names,
-          request.run,
-          request.workers,
-          request.reportDir,
+          { run: request.run, workers: request.workers, reportDir: request.reportDir },
           { ...io, stdout },
         );
         // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
         // A worker's guard caught what happened in that worker.
         assertNoNetworkEscapes([...guard.escapes(), ...workerEscapes]);
-        if (lostWorkers.length > 0) {
-          throw new ScenarioError(
-            'WORKER_EXITED',
-            `${lostWorkers.join('\n')}\nSomething scenario code left running failed after its verdict; its output is above.`,
-          );
-        }
+        assertNoLostWorkers(lostWorkers);
         if (request.ci !== undefined)
           await writeCiReport(request.ci, { reports, startedAt, durationMs: performance.now() - started }, io);
         return reports.every((report) => report.passed) ? 0 : 1;
@@ -158,57 +147,14 @@ async function selectRunScenarios(request: RunRequest): Promise<string[]> {
   return narrowed(all, scenariosDir, request.grep, request.shard, request.passWithNone);
 }
 
-/** What `replayAll` found: the verdicts, and what workers saw that fails the run without being any scenario's verdict. */
-interface ReplayOutcome {
-  readonly reports: ScenarioReport[];
-  readonly workerEscapes: readonly NetworkEscape[];
-  readonly lostWorkers: readonly string[];
-}
-
-/** Every selected scenario to its verdict, in workers or here; progress and summary on `io.stdout`. */
-async function replayAll(
-  names: readonly string[],
-  run: WorkerRunOptions,
-  workers: number,
-  reportDir: string | undefined,
-  io: CliIo,
-): Promise<ReplayOutcome> {
-  const p = paint(io.color);
-  const htmlReport = reportCollector(reportDir);
-  // Progress lines (and report pages) in scenario order, each as soon as every scenario before it has its verdict.
-  const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
-  let printed = 0;
-  const onReport = (index: number, report: ScenarioReport, evidence?: RunEvidence): void => {
-    reports[index] = report;
-    if (evidence !== undefined) htmlReport.keep(report.name, evidence);
-    for (let shown = reports[printed]; shown !== undefined; shown = reports[printed]) {
-      htmlReport.add(shown);
-      io.stdout(progressLine(shown, p));
-      printed++;
-    }
-  };
-  // Scenario code never runs here: this process gives the verdicts, and stops any worker that overstays.
-  const pool = await runInWorkers(names, {
-    workers,
-    run: { ...run, ...(reportDir !== undefined ? { evidence: true } : {}) },
-    env: io.env,
-    cwd: io.cwd,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    onReport,
-  });
-  const done = reports as ScenarioReport[];
-  io.stdout(`\n${summaryTable(done, p)}`);
-  await htmlReport.write(io);
-  return { reports: done, workerEscapes: pool.escapes, lostWorkers: pool.lostWorkers };
-}
-
-/** The options one scenario runs with in a worker. */
+/** The options one scenario runs with in a worker: replay, or record when `nestcast record` started it. */
 export function runOptions(run: WorkerRunOptions, env: NodeJS.ProcessEnv) {
   return {
-    mode: 'replay' as const,
+    mode: run.mode ?? ('replay' as const),
     recordingsDir: run.recordingsDir,
     env,
+    ...(run.baseUrl !== undefined ? { baseUrl: run.baseUrl } : {}),
+    ...(run.apiKeyEnv !== undefined ? { apiKeyEnv: run.apiKeyEnv } : {}),
     ...(run.update === true ? { update: true } : {}),
     ...(run.timing !== undefined ? { timing: run.timing } : {}),
     ...(run.timeout !== undefined ? { timeout: run.timeout } : {}),

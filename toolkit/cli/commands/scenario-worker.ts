@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
+import { assertNoNetworkEscapes, type NetworkEscape } from '../../guard/network-guard.js';
 import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import { describeError } from '../../../harness/error-text.js';
 import type { Command } from '../command.js';
-import { runKeyless } from '../keyless-run.js';
+import { runKeyless, runWithCleanExit } from '../keyless-run.js';
 import { parseCommandLine } from '../parse.js';
 import { runOptions } from './run.js';
 import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
@@ -11,11 +11,11 @@ import { descendantProcesses, killProcesses, type DescendantProcess } from '../w
 import { dieWithParent } from '../workers/die-with-parent.js';
 import { isRunMessage, type ReportMessage, type RunMessage, type StartedMessage } from '../workers/worker-messages.js';
 
-const help = `Usage: nestcast scenario-worker [--work-root <dir>]
+const help = `Usage: nestcast scenario-worker [--work-root <dir>] [--record]
 
-Internal: a worker process of \`nestcast run --workers N\`. It takes whole scenarios over its IPC
-channel, one at a time, runs each exactly as a serial \`nestcast run\` would, and sends back the
-report. It exits when the parent closes the channel, and kills itself, its process group and
+Internal: a worker process of \`nestcast run\` (keyless) or, with --record, of \`nestcast record\`
+(keys kept, no network guard). It takes whole scenarios over its IPC channel, one at a time, runs
+each and sends back the report. It exits when the parent closes the channel, and kills itself, its process group and
 --work-root when the parent is gone (even killed), whatever its scenario code is doing. Its work
 folders go in --work-root (default: the temp dir), a folder the parent removes when the worker is
 gone.`;
@@ -25,7 +25,7 @@ export const scenarioWorkerCommand: Command = {
   summary: 'Internal: a worker process of nestcast run --workers',
   help,
   async run(argv, io) {
-    const { values } = parseCommandLine(argv, { 'work-root': { type: 'string' } });
+    const { values } = parseCommandLine(argv, { 'work-root': { type: 'string' }, record: { type: 'boolean' } });
     const send = process.send?.bind(process);
     if (send === undefined) {
       io.stderr(
@@ -39,42 +39,43 @@ export const scenarioWorkerCommand: Command = {
     const killBelow = () => killProcesses(descendantProcesses());
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, killBelow);
     let current: RunMessage | undefined;
-    // Keyless as a serial run is: key-like variables gone and the guard armed before the first
-    // scenario module loads, and Ctrl-C removing this worker's work folders.
-    return runKeyless(
-      () => (current === undefined ? [] : [resolve(current.options.recordingsDir, current.name)]),
-      async (guard) => {
-        let reported = 0;
-        const newEscapes = () => {
-          const all = guard.escapes();
-          const fresh = all.slice(reported);
-          reported = all.length;
-          return fresh;
-        };
-        // One scenario at a time, in the order given: the parent hands out the next only after a report.
-        let queue = Promise.resolve();
-        process.on('message', (message: unknown) => {
-          if (!isRunMessage(message)) return;
-          queue = queue.then(async () => {
-            current = message;
-            await runOne(message, io.env, newEscapes, send);
-            current = undefined;
-          });
+    const targets = () => (current === undefined ? [] : [resolve(current.options.recordingsDir, current.name)]);
+    // Replay: keyless, key-like variables gone and the guard armed before the first scenario module
+    // loads. Record: keys kept, no guard. Either way Ctrl-C removes this worker's work folders.
+    const around = (work: (escapes: () => readonly NetworkEscape[]) => Promise<number>) =>
+      values.record === true
+        ? runWithCleanExit(targets, () => work(() => []), { workFoldersIn: values['work-root'] })
+        : runKeyless(targets, (guard) => work(() => guard.escapes()), { workFoldersIn: values['work-root'] });
+    return around(async (escapes) => {
+      let reported = 0;
+      const newEscapes = () => {
+        const all = escapes();
+        const fresh = all.slice(reported);
+        reported = all.length;
+        return fresh;
+      };
+      // One scenario at a time, in the order given: the parent hands out the next only after a report.
+      let queue = Promise.resolve();
+      process.on('message', (message: unknown) => {
+        if (!isRunMessage(message)) return;
+        queue = queue.then(async () => {
+          current = message;
+          await runOne(message, io.env, newEscapes, send);
+          current = undefined;
         });
-        await new Promise<void>((done) => process.once('disconnect', done));
-        await queue;
-        killBelow();
-        // A request after the last report (a timer a scenario left) has no report to ride on.
-        try {
-          assertNoNetworkEscapes(newEscapes());
-        } catch (error) {
-          io.stderr(`nestcast scenario-worker: ${describeError(error)}\n`);
-          return 1;
-        }
-        return 0;
-      },
-      { workFoldersIn: values['work-root'] },
-    );
+      });
+      await new Promise<void>((done) => process.once('disconnect', done));
+      await queue;
+      killBelow();
+      // A request after the last report (a timer a scenario left) has no report to ride on.
+      try {
+        assertNoNetworkEscapes(newEscapes());
+      } catch (error) {
+        io.stderr(`nestcast scenario-worker: ${describeError(error)}\n`);
+        return 1;
+      }
+      return 0;
+    });
   },
 };
 

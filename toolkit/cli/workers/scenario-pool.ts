@@ -60,6 +60,7 @@ const WATCHDOG_GRACE_S = 3;
  */
 export function runInWorkers(names: readonly string[], options: PoolOptions): Promise<PoolResult> {
   const cli = nestcastCliCommand();
+  const mode = options.run.mode ?? 'replay';
   const reports: (ScenarioReport | undefined)[] = names.map(() => undefined);
   const escapes: NetworkEscape[] = [];
   const lostWorkers: string[] = [];
@@ -84,7 +85,10 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
       live++;
       // The worker's work folders go here: removed when it is gone, even killed mid-run.
       const workRoot = makeWorkerFolder();
-      const child: ChildProcess = spawn(cli.command, [...cli.args, 'scenario-worker', '--work-root', workRoot], {
+      const args = [...cli.args, 'scenario-worker', '--work-root', workRoot];
+      // Decided as the worker starts: a replaying worker drops the keys before any scenario module loads.
+      if (options.run.mode === 'record') args.push('--record');
+      const child: ChildProcess = spawn(cli.command, args, {
         cwd: options.cwd,
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -115,7 +119,7 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
               running.index,
               failedReport(
                 names[running.index] as string,
-                'replay',
+                mode,
                 {
                   code: 'SCENARIO_TIMEOUT',
                   message:
@@ -185,7 +189,7 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
             running.index,
             failedReport(
               names[running.index] as string,
-              'replay',
+              mode,
               {
                 code: 'WORKER_EXITED',
                 message:

@@ -2,8 +2,14 @@ import type { NetworkEscape } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
 
-/** What `nestcast run` hands a worker along with each scenario: everything but the environment, which the worker process was started with. */
+/** What `nestcast run` or `nestcast record` hands a worker along with each scenario: everything but the environment, which the worker process was started with. */
 export interface WorkerRunOptions {
+  /** `record` from `nestcast record` (its workers keep the keys and arm no guard); default replay. */
+  readonly mode?: 'record';
+  /** Record against this API instead of the scenario's authored script (`--base-url`). */
+  readonly baseUrl?: string;
+  /** The variable holding that API's key (`--api-key-env`). */
+  readonly apiKeyEnv?: string;
   readonly scenariosDir: string;
   readonly recordingsDir: string;
   readonly update?: boolean;

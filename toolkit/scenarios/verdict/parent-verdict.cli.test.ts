@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuiltCli, runBuiltCli } from '../../../test/support/built-cli.js';
 import { answeringScenario, makeScenarioProject, toolScenario } from '../../../test/support/scenario-project.js';
@@ -78,5 +80,29 @@ describe('scenario code never decides the verdict, and never holds the run', () 
       expect(run.stdout, mode).toMatch(/✗ f-last-fails/);
       expect(run.stdout, mode).toContain('5 of 6 scenarios failed');
     }
+  }, 180_000);
+
+  test('nestcast record gives the same verdicts from outside the scenario: code that never yields is SCENARIO_TIMEOUT, process.exit at import and process.reallyExit are WORKER_EXITED, and the scenario after them is recorded', async () => {
+    project = await makeScenarioProject({
+      'a-spins-in-a-tool': toolScenario('a-spins-in-a-tool', '() => { while (true) {} }', 'timeout: 2,'),
+      'b-exits-at-import': 'process.exit(0);\nexport default {};\n',
+      'c-really-exits': toolScenario('c-really-exits', '() => { (process as any).reallyExit(0); }'),
+      'd-fine': answeringScenario('d-fine', 'hello'),
+    });
+    const run = await runBuiltCli(['record'], { cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /✗ a-spins-in-a-tool[^\n]*\n\s+SCENARIO_TIMEOUT a-spins-in-a-tool: did not finish within its time limit of 2 s, and its code never gave control back/,
+    );
+    expect(run.stdout).toMatch(
+      /✗ b-exits-at-import[^\n]*\n\s+WORKER_EXITED b-exits-at-import: the worker process running it exited with code 0 before the scenario reported a verdict/,
+    );
+    expect(run.stdout).toMatch(
+      /✗ c-really-exits[^\n]*\n\s+WORKER_EXITED c-really-exits: the worker process running it exited with code 0 before the scenario reported a verdict/,
+    );
+    expect(run.stdout).toMatch(/✓ d-fine/);
+    expect(run.stdout).toContain('3 of 4 scenarios failed');
+    expect(await readdir(join(project, 'recordings'))).toContain('d-fine');
+    expect((await runBuiltCli(['run', 'd-fine'], { cwd: project })).code).toBe(0);
   }, 180_000);
 });
