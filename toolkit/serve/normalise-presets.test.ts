@@ -15,6 +15,21 @@ test('the codex preset makes two runs of the same codex exec prompt equal: per-r
   );
 });
 
+test("the codex preset makes two runs of the same exec_command equal: the result's chunk id and wall time, not its exit code or output", () => {
+  const run = (chunk: string, seconds: string, code = 0) => ({
+    input: [
+      {
+        type: 'function_call_output',
+        call_id: 'call_exec1',
+        output: `Chunk ID: ${chunk}\nWall time: ${seconds} seconds\nProcess exited with code ${code}\nOriginal token count: 0\nOutput:\n`,
+      },
+    ],
+  });
+  const { apply } = createNormaliser({ rules: NORMALISE_PRESETS['codex'] ?? [] }, 'the codex preset');
+  expect(apply(run('05c31f', '0.0255'))).toEqual(apply(run('0ef3de', '0.0000')));
+  expect(apply(run('05c31f', '0.0255'))).not.toEqual(apply(run('0ef3de', '0.0000', 1)));
+});
+
 test('the claude-code preset makes two runs of the same claude -p task equal: session and device ids, the date, the sub-agent id and run time', () => {
   const run = (session: string, device: string, date: string, agent: string, ms: number) => ({
     system: [{ type: 'text', text: `Use the tools.\n\nToday's date is ${date}.` }],

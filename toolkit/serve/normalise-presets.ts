@@ -8,11 +8,14 @@ import type { NormalisationRule } from '../normalisation/types.js';
 export const NORMALISE_PRESETS: Readonly<Record<string, readonly NormalisationRule[]>> = {
   /**
    * Codex CLI (`codex exec`, 0.171.0): a fresh UUID per run in `client_metadata` (the turn and
-   * session ids) and `prompt_cache_key`, and the turn's start time in `x-codex-turn-metadata`.
+   * session ids) and `prompt_cache_key`, the turn's start time in `x-codex-turn-metadata`, and in
+   * an `exec_command` result its random chunk id and how long the command ran (`Wall time`).
    */
   codex: [
     { replace: '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}', with: '<uuid>' },
     { replace: '"turn_started_at_unix_ms":\\d+', with: '"turn_started_at_unix_ms":0' },
+    { replace: 'Chunk ID: [0-9a-f]{6}', with: 'Chunk ID: <chunk-id>' },
+    { replace: 'Wall time: \\d+(\\.\\d+)? seconds', with: 'Wall time: 0 seconds' },
   ],
   /**
    * Claude Code 2.1.333 (`claude -p`, the binary of `@anthropic-ai/claude-agent-sdk`'s platform
