@@ -97,8 +97,10 @@ function sessionLog(
   let turn = 0;
   let step = 0;
   let open = false;
-  /** Tool calls of the open turn waiting for their results, by id: the step that made each. */
-  const waiting = new Map<string, number>();
+  /** Tool calls of the open step waiting for their results (in the next call), by id. */
+  const waiting = new Set<string>();
+  /** The open step's end, written once its tool calls have their results (the harness writes them inside the step). */
+  let stepEnd: NewSessionEvent | undefined;
   const endTurn = (reason: TurnEndReason, error?: { code: string; message: string }): void => {
     emit({ type: 'turn/end', data: { turn, reason, ...(error === undefined ? {} : { error }) } });
     open = false;
@@ -112,11 +114,13 @@ function sessionLog(
   for (const [index, call] of calls.entries()) {
     for (const message of call.fresh) {
       for (const id of message.answers ?? []) {
-        const made = waiting.get(id);
-        if (made === undefined) continue;
-        waiting.delete(id);
-        emit({ type: 'tool/result', data: { turn, step: made, id, output: message.text, isError: false } });
+        if (!waiting.delete(id)) continue;
+        emit({ type: 'tool/result', data: { turn, step, id, output: message.text, isError: false } });
       }
+    }
+    if (stepEnd !== undefined) emit(stepEnd);
+    stepEnd = undefined;
+    for (const message of call.fresh) {
       if (message.role !== 'user' || (message.answers ?? []).length > 0 || message.text === '') continue;
       if (open) endTurn('completed');
       emit({ type: 'user/message', data: { content: [{ type: 'text', text: message.text }] } });
@@ -145,15 +149,18 @@ function sessionLog(
         type: 'tool/call',
         data: { turn, step, id: made.id, name: made.name, args: argumentsOf(made.arguments) },
       });
-      waiting.set(made.id, step);
+      waiting.add(made.id);
       run.onToolCall(made.id, time);
     }
     const usage = reply.usage && { inputTokens: reply.usage.input, outputTokens: reply.usage.output };
-    emit({
+    stepEnd = {
       type: 'step/end',
       data: { turn, step, finish: toolCalls.length > 0 ? 'tool-calls' : 'stop', ...(usage ? { usage } : {}) },
-    });
-    if (waiting.size === 0) endTurn('completed');
+    };
+    if (waiting.size > 0) continue;
+    emit(stepEnd);
+    stepEnd = undefined;
+    endTurn('completed');
   }
   return { header: run.header, events };
 }
