@@ -29,7 +29,7 @@ afterAll(async () => {
 // A step that waits for or cancels at a scripted point names a lineage from the script; a real
 // model picks its own tool-call ids, so those scenarios are recorded from their scripts only.
 const scenarios = (await loadScenarios('scenarios', await listScenarios('scenarios'))).filter((scenario) =>
-  scenario.steps.every((step) => !('waitFor' in step) && !('cancel' in step && step.cancel !== undefined)),
+  (scenario.steps ?? []).every((step) => !('waitFor' in step) && !('cancel' in step && step.cancel !== undefined)),
 );
 
 describe(`scenarios recorded live against ${baseUrl}`, () => {

@@ -1,19 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
 import { runScenario } from '../scenarios/run-scenario.js';
-import type { ScenarioDefinition, ScenarioProvider } from '../scenarios/types.js';
+import { isProgramScenario, type HarnessScenario, type ScenarioProvider } from '../scenarios/types.js';
 
-async function scenario(name: string): Promise<ScenarioDefinition> {
+async function scenario(name: string): Promise<HarnessScenario> {
   const found = (await loadScenarios('scenarios', [name]))[0];
-  if (!found) throw new Error(`scenario ${name} is missing`);
+  if (!found || isProgramScenario(found)) throw new Error(`harness scenario ${name} is missing`);
   return found;
 }
 
 /** The scenario with its ACP provider changed by `change`. */
 function withProvider(
-  definition: ScenarioDefinition,
+  definition: HarnessScenario,
   change: Partial<Extract<ScenarioProvider, { kind: 'acp' }>>,
-): ScenarioDefinition {
+): HarnessScenario {
   return {
     ...definition,
     providers: (definition.providers ?? []).map((provider) =>

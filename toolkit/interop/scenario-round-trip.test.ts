@@ -14,7 +14,7 @@ function withoutTiming(call: CassetteCall): CassetteCall {
     'events' in call.response
       ? { ...call.response, events: call.response.events.map((event) => ({ ...event, delay: 0 })) }
       : call.response;
-  return { request: call.request, response };
+  return { request: call.request, response, ...(call.protocol === undefined ? {} : { protocol: call.protocol }) };
 }
 
 describe('our own recordings through nock and back', async () => {

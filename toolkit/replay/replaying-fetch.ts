@@ -8,7 +8,7 @@ import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
-import { protocolById, protocolOf } from '../protocols/registry.js';
+import { callProtocol, protocolById, protocolOf, type CallProtocol } from '../protocols/registry.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
 import { withUrlFields } from '../protocols/url-fields.js';
 import { authoredResponse } from './authored-response.js';
@@ -55,6 +55,21 @@ export interface ReplayOptions {
   readonly failures?: 'respond' | 'reject';
   /** Told which session each call was filed under (named or derived), with its body, before it is answered. */
   readonly onCall?: (call: { readonly lineage: string; readonly body: string; readonly headers: Headers }) => void;
+  /**
+   * Told of each call answered from the cassette (a refused one is not), as it is answered: the
+   * live request as matched (normalised) and the answer served, in the call's own protocol.
+   */
+  readonly onServed?: (served: ServedCall) => void;
+}
+
+/** A call the replaying fetch answered: what a program scenario builds its session transcripts from. */
+export interface ServedCall {
+  readonly lineage: string;
+  /** 1-based, in the session's own order. */
+  readonly call: number;
+  readonly request: CanonicalRequest;
+  readonly protocol: CallProtocol;
+  readonly response: RecordedResponse;
 }
 
 /** A request that differed from its recording but was served anyway (sequence mode). */
@@ -169,6 +184,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
       return fail(state, requestMismatch(lineage, call, divergence, context), protocol);
     if (divergence)
       warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
+    options.onServed?.({ lineage, call, request: live, protocol: callProtocol(protocol), response });
     return respond(response, timing, signal);
   };
 

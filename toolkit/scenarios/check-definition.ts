@@ -1,5 +1,5 @@
 import { closestName } from './closest-name.js';
-import { scenarioDefinitionShape, type Shape } from './definition-schema.js';
+import { HARNESS_ONLY_KEYS, scenarioDefinitionShape, type Shape } from './definition-schema.js';
 import { ScenarioError } from './scenario-error.js';
 import type { ScenarioDefinition } from './types.js';
 
@@ -9,12 +9,22 @@ import type { ScenarioDefinition } from './types.js';
  * (`expect.sesions: unknown key; did you mean sessions?`).
  */
 export function checkDefinition(definition: unknown, file: string): ScenarioDefinition {
-  const problem = problemAt(scenarioDefinitionShape, definition, '');
+  const problem = programProblem(definition) ?? problemAt(scenarioDefinitionShape, definition, '');
   if (problem === undefined) return definition as ScenarioDefinition;
   throw new ScenarioError(
     'SCENARIO_INVALID',
     `${file}: invalid scenario definition: ${problem}. Fix the definition (its keys are listed in docs/scenarios.md).`,
   );
+}
+
+/** A program scenario with keys only a harness scenario has: said as such, rather than as an unknown key. */
+function programProblem(given: unknown): string | undefined {
+  if (!isPlainObject(given) || !('program' in given)) return undefined;
+  const harnessKey = HARNESS_ONLY_KEYS.find((key) => key in given);
+  if (harnessKey === undefined) return undefined;
+  if (harnessKey === 'steps')
+    return "(the definition): has both `steps` and `program`; give exactly one: `steps` drives nestcast's own agent, `program` runs your own";
+  return `${harnessKey}: only a harness scenario (one with \`steps\`) has it; a program scenario runs its own agents, so remove it`;
 }
 
 /** The first problem of `given` against `shape`, as `<key path>: <what is wrong>`, or undefined. */

@@ -120,16 +120,19 @@ const tool = object({ name: string, description: string, parameters: jsonSchema,
   'execute',
 ]);
 
-const expectations = object({
+const expectationChecks = {
   sessions: number,
   turnEnd: record(oneOf('completed', 'aborted', 'error', 'max-steps', 'max-tokens', 'refusal')),
   output: record(pattern),
   toolResults: record(array(pattern)),
   callFailures: strings,
-});
+};
+
+/** The keys of a harness scenario that a program scenario does not have: it runs agents of its own. */
+export const HARNESS_ONLY_KEYS = ['providers', 'subagentTools', 'tools', 'agent', 'steps'] as const;
 
 /** `description` is optional here though the type asks for it: JavaScript scenarios written without one ran before. */
-export const scenarioDefinitionShape: Shape = object(
+const harnessScenario = object(
   {
     name: string,
     description: string,
@@ -140,8 +143,32 @@ export const scenarioDefinitionShape: Shape = object(
     steps: array(step),
     script: { kind: 'json', check: compileChecker(authoredScriptSchema) },
     normalise: { kind: 'json', check: compileChecker(normalisationRulesSchema) },
-    expect: expectations,
+    expect: object(expectationChecks),
     timeout: number,
   },
   ['name', 'steps'],
 );
+
+const programScenario = object(
+  {
+    name: string,
+    description: string,
+    program: fn,
+    script: { kind: 'json', check: compileChecker(authoredScriptSchema) },
+    normalise: { kind: 'json', check: compileChecker(normalisationRulesSchema) },
+    expect: object({ ...expectationChecks, result: fn }),
+    timeout: number,
+  },
+  ['name', 'program'],
+);
+
+/** A harness scenario (`steps`) or a program scenario (`program`): exactly one (check-definition says so when both are given). */
+export const scenarioDefinitionShape: Shape = {
+  kind: 'union',
+  expected:
+    "a definition with exactly one of `steps` (prompts for nestcast's own agent) or `program` (an async function that runs your agent)",
+  options: [
+    { pick: (given) => 'steps' in given && !('program' in given), shape: harnessScenario },
+    { pick: (given) => 'program' in given, shape: programScenario },
+  ],
+};

@@ -63,6 +63,7 @@ export async function resolve(specifier, context, nextResolve) {
 export function defaultExport(module: unknown): unknown {
   const outer = (module as { default?: unknown } | null)?.default;
   const inner = (outer as { default?: unknown; __esModule?: unknown } | null | undefined)?.default;
-  const looksWrapped = outer !== null && typeof outer === 'object' && !('steps' in outer) && inner !== undefined;
+  const looksWrapped =
+    outer !== null && typeof outer === 'object' && !('steps' in outer) && !('program' in outer) && inner !== undefined;
   return looksWrapped ? inner : outer;
 }

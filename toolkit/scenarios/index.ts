@@ -1,5 +1,17 @@
 export { defineScenario } from './define-scenario.js';
-export type { ScenarioDefinition, ScenarioExpectations, ScenarioProvider, ScenarioStep, Trigger } from './types.js';
+export type {
+  HarnessScenario,
+  ProgramContext,
+  ProgramEndpoint,
+  ProgramExpectations,
+  ProgramScenario,
+  ScenarioDefinition,
+  ScenarioExpectations,
+  ScenarioProgram,
+  ScenarioProvider,
+  ScenarioStep,
+  Trigger,
+} from './types.js';
 export { runScenario, type RunScenarioOptions, type RunEvidence, type ScenarioReport } from './run-scenario.js';
 export { listScenarios, loadScenarios } from './load-scenarios.js';
 export { narrowScenarios, parseShard, selectScenarios } from './select-scenarios.js';

@@ -69,7 +69,21 @@ describe('loadScenario', () => {
 describe('loadScenario validates the definition whole', () => {
   // Each case: the definition's body after its name, and the problem its SCENARIO_INVALID names.
   const cases: readonly (readonly [string, string, string])[] = [
-    ['no-steps', `description: 'x'`, 'steps: required'],
+    [
+      'no-steps',
+      `description: 'x'`,
+      "(the definition): must be a definition with exactly one of `steps` (prompts for nestcast's own agent) or `program` (an async function that runs your agent)",
+    ],
+    ['both', `steps: [], program: async () => 1`, '(the definition): has both `steps` and `program`; give exactly one'],
+    ['program-tools', `program: async () => 1, tools: []`, 'tools: only a harness scenario (one with `steps`) has it'],
+    ['program-not-fn', `program: 'run.js'`, 'program: must be a function, got "run.js"'],
+    ['misspelt-program', `programm: async () => 1`, 'programm: unknown key; did you mean program?'],
+    [
+      'program-expect',
+      `program: async () => 1, expect: { reslt: () => true }`,
+      'expect.reslt: unknown key; did you mean result?',
+    ],
+    ['harness-result', `steps: [], expect: { result: () => true }`, 'expect.result: unknown key;'],
     ['bad-sessions', `steps: [], expect: { sessions: '2' }`, 'expect.sessions: must be a finite number, got "2"'],
     ['bad-output', `steps: [], expect: { outptu: { main: 'x' } }`, 'expect.outptu: unknown key; did you mean output?'],
     [

@@ -9,7 +9,7 @@ import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.j
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import { MODEL_SERVER_STAND_IN, redirectingFetch } from '../record/redirecting-fetch.js';
-import { createReplayingFetch } from '../replay/replaying-fetch.js';
+import { createReplayingFetch, type ServedCall } from '../replay/replaying-fetch.js';
 import { unconsumedCalls, type Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import type { OpenAcpChannel } from '../../providers/acp/acp-channel.js';
@@ -79,6 +79,10 @@ export interface ModelSourceOptions {
   readonly baseUrl?: string;
   /** The variable holding that API's key. Default: the host's usual one (`apiKeyVariable`). */
   readonly apiKeyEnv?: string;
+  /** Replay: told of each call answered, as it is answered (a program scenario's transcripts are built from them). */
+  readonly onServed?: (served: ServedCall) => void;
+  /** Replay: requests the network guard lets through (a program scenario's own loopback endpoint). */
+  readonly allow?: (url: URL) => boolean;
 }
 
 /** Replays the recording, or the authored script when the scenario has no recording yet. */
@@ -93,6 +97,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     timing: options.timing ?? 'instant',
     recordHint,
     ...(options.scenario.normalise === undefined ? {} : { normalise: { rules: options.scenario.normalise } }),
+    ...(options.onServed === undefined ? {} : { onServed: options.onServed }),
   });
   const outbox = runOutbox(options.workDir);
   let cassetteDir = options.recordingDir;
@@ -115,7 +120,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     timing: options.timing ?? 'instant',
   });
   const starts = watchChildStarts('replay');
-  const guard: NetworkGuard = installNetworkGuard();
+  const guard: NetworkGuard = installNetworkGuard(options.allow === undefined ? {} : { allow: options.allow });
   // Never reached: the replaying fetch answers everything, and the guard fails anything else. The
   // client gets the URL it was recorded with, so whatever quotes it (an error message) is unchanged.
   const baseUrl =

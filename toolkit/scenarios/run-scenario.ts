@@ -15,7 +15,8 @@ import { refuseLinks } from '../recording-folder/refuse-links.js';
 import { lockRecording, tookOverSentence, type RecordingLock } from '../recording-folder/recording-lock.js';
 import { ScenarioError } from './scenario-error.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
-import type { ScenarioDefinition } from './types.js';
+import { isProgramScenario, type HarnessScenario, type ScenarioDefinition } from './types.js';
+import { openProgramRun, type ProgramRun } from './program/program-run.js';
 import type { Interruption } from './verdict/interruption.js';
 import { describeFailures } from './scenario-report.js';
 import { scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
@@ -96,6 +97,7 @@ export async function runScenario(
   const log = captureLog(options.logger);
   const deadline = scenarioDeadline(scenarioTimeout(scenario.timeout, options.timeout));
   let source: ModelSource | undefined;
+  let program: ProgramRun | undefined;
   const notes = [...folders.repaired];
   let lock: RecordingLock | undefined;
   try {
@@ -106,21 +108,21 @@ export async function runScenario(
       lock = lockRecording(folders.recordingDir);
       if (lock.tookOver !== undefined) notes.push(tookOverSentence(folders.recordingDir, lock.tookOver));
     }
-    source = await openModelSource(scenario, folders, { ...options, mode });
-    const interrupted = await driveScenario(scenario, {
-      folders,
-      source,
-      logger: log.logger,
-      deadline,
-      interrupt: options.interrupt,
-    });
+    if (isProgramScenario(scenario)) program = await openProgramRun(mode);
+    source = await openModelSource(scenario, folders, { ...options, mode }, program?.sourceOptions);
+    const driving = { folders, source, deadline, interrupt: options.interrupt };
+    const interrupted =
+      program !== undefined && isProgramScenario(scenario)
+        ? await program.drive(scenario, driving)
+        : await driveScenario(scenario as HarnessScenario, { ...driving, logger: log.logger });
     if (interrupted !== undefined) failures.add(interrupted.code, interrupted.message);
-    else await judgeRun(scenario, { folders, source, options, writing }, failures, tally);
+    else await judgeRun(scenario, { folders, source, options, writing, program }, failures, tally);
   } catch (error) {
     failures.addThrown(error);
   } finally {
     deadline.cancel();
     // A source that cannot close (its model server, its guard) fails the run: a teardown error is never dropped.
+    await program?.close().catch((error: unknown) => failures.addThrown(error));
     await source?.close().catch((error: unknown) => failures.addThrown(error));
     await closeRunFolders(folders, { passed: failures.all.length === 0 });
     lock?.release();

@@ -21,6 +21,8 @@ export type ScenarioErrorCode =
   | 'NO_SCENARIOS'
   | 'NOT_RECORDED'
   | 'NOT_SAVED'
+  /** A program scenario's program threw instead of returning. */
+  | 'PROGRAM_FAILED'
   /** (record) An ACP child's process could not be started at all: nothing of it could be recorded. */
   | 'CHILD_NOT_STARTED'
   /** A worker process of `nestcast run` ended before its scenario had a verdict. */

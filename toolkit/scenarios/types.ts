@@ -62,17 +62,20 @@ export interface ScenarioExpectations {
   readonly callFailures?: readonly string[];
 }
 
-export interface ScenarioDefinition {
+/** A program scenario's expectations: the same checks on its derived sessions, and one on what the program returned. */
+export interface ProgramExpectations<Result = unknown> extends ScenarioExpectations {
+  /**
+   * Checks the program's return value: throwing (e.g. a failed `expect(...)`) or returning `false`
+   * fails the run with EXPECTATION_FAILED and that message.
+   */
+  result?(value: Result): void | boolean;
+}
+
+/** What every scenario has, whatever runs in it. */
+interface ScenarioBase {
   /** Must equal the file name: `scenarios/<name>.scenario.ts`. */
   readonly name: string;
   readonly description: string;
-  readonly providers?: readonly ScenarioProvider[];
-  readonly subagentTools?: readonly ScenarioSubagentTool[];
-  /** Plain tools every agent may use (subject to tool filters). */
-  readonly tools?: readonly ToolDefinition<never>[];
-  /** The main agent. */
-  readonly agent?: { readonly system?: string; readonly model?: string; readonly maxSteps?: number };
-  readonly steps: readonly ScenarioStep[];
   /**
    * What the model says in each session, by lineage. Served by `nestcast model-server` when
    * recording keylessly; without a recording, replayed directly. Omit for scenarios recorded
@@ -84,7 +87,71 @@ export interface ScenarioDefinition {
    * makes up on every run (thread ids, timestamps). Saved in the recording's meta.json.
    */
   readonly normalise?: readonly NormalisationRule[];
-  readonly expect?: ScenarioExpectations;
   /** Seconds the scenario may take before it fails with SCENARIO_TIMEOUT; wins over `--timeout` (default 60). */
   readonly timeout?: number;
+}
+
+/** A scenario on nestcast's own runtime: the reference providers, driven by prompts to the main agent. */
+export interface HarnessScenario extends ScenarioBase {
+  readonly providers?: readonly ScenarioProvider[];
+  readonly subagentTools?: readonly ScenarioSubagentTool[];
+  /** Plain tools every agent may use (subject to tool filters). */
+  readonly tools?: readonly ToolDefinition<never>[];
+  /** The main agent. `model`: the model name sent (`record --model` overrides it for one recording). */
+  readonly agent?: { readonly system?: string; readonly model?: string; readonly maxSteps?: number };
+  readonly steps: readonly ScenarioStep[];
+  readonly expect?: ScenarioExpectations;
+  readonly program?: never;
+}
+
+/** What nestcast hands a scenario's program. */
+export interface ProgramContext {
+  /**
+   * Give it to your model client (`new OpenAI({ fetch })`, `createOpenAI({ fetch })`, …). In
+   * replay it answers every call from the recording (keyless, whatever host the client names); in
+   * record it sends each call to the script's model server or the `--base-url` API, keeping the
+   * path, and records it. Sessions are derived from the calls' content: no lineage needed.
+   */
+  readonly fetch: typeof globalThis.fetch;
+  /** The same calls over HTTP, for code with its own HTTP stack: a child process, a client that takes no fetch. */
+  readonly endpoint: ProgramEndpoint;
+  /** Aborted when the scenario's time limit is reached or the run is stopped: hand it to your agent. */
+  readonly signal: AbortSignal;
+  /** A private working folder for this run, removed after it; transcripts show it as a placeholder. */
+  readonly cwd: string;
+}
+
+/** A `nestcast serve` endpoint for one run, serving the same calls as the program's `fetch`. */
+export interface ProgramEndpoint {
+  /** `http://127.0.0.1:<port>`. A process may name its session with the path prefix `/lineage/<name>`. */
+  readonly baseUrl: string;
+  /** Variables that point the common clients here with a dummy key (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, …): add them to a child's environment. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The user's own agent code, run once per scenario run; what it returns is checked by `expect.result`. */
+export type ScenarioProgram<Result = unknown> = (context: ProgramContext) => Promise<Result>;
+
+/**
+ * A scenario that runs your own agent program (any framework, any process) instead of a harness
+ * agent. Its sessions are derived from its model calls' content (`main`, `main/<tool call id>`, …),
+ * each session's transcript is built from its calls, and everything else works as for harness
+ * scenarios: scripts, record, replay, expectations, reports.
+ */
+export interface ProgramScenario<Result = unknown> extends ScenarioBase {
+  readonly program: ScenarioProgram<Result>;
+  readonly expect?: ProgramExpectations<Result>;
+  readonly steps?: never;
+  readonly providers?: never;
+  readonly subagentTools?: never;
+  readonly tools?: never;
+  readonly agent?: never;
+}
+
+/** What `scenarios/<name>.scenario.ts` exports by default: exactly one of `steps` (a harness agent) or `program` (your own). */
+export type ScenarioDefinition = HarnessScenario | ProgramScenario;
+
+/** Whether the scenario runs a program of its own rather than the harness agent. */
+export function isProgramScenario(scenario: ScenarioDefinition): scenario is ProgramScenario {
+  return scenario.program !== undefined;
 }

@@ -4,9 +4,9 @@ import type { SaveResult } from '../cassette/save-cassette.js';
 import type { Normalisation } from '../normalisation/types.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import type { Consumption } from '../replay/replay-messages.js';
-import { credentialHeaderNames, credentialQueryNames } from '../protocols/registry.js';
 import type { CallSource, RoundReport, ServedCall } from './call-source.js';
 import { parsedBody } from './parsed-body.js';
+import { withRealKey, withRealKeyInQuery } from './real-key.js';
 import { ServeError } from './serve-error.js';
 
 export interface RecordSourceOptions {
@@ -137,27 +137,12 @@ export function recordSource(options: RecordSourceOptions): CallSource {
 function forwardedHeaders(sent: Headers, apiKey: string | undefined): Headers {
   const headers = new Headers(sent);
   for (const name of HOP_HEADERS) headers.delete(name);
-  if (apiKey === undefined) return headers;
-  for (const name of credentialHeaderNames()) {
-    const value = headers.get(name);
-    if (value === null) continue;
-    const scheme = /^\s*(bearer|basic|token)\s+/i.exec(value)?.[0] ?? '';
-    headers.set(name, `${scheme}${apiKey}`);
-  }
-  return headers;
+  return apiKey === undefined ? headers : withRealKey(headers, apiKey);
 }
 
 /** A key the caller sent in the query (Gemini's `key=`), replaced the same way. */
 function withKey(url: string, apiKey: string | undefined): string {
-  if (apiKey === undefined) return url;
-  const parsed = new URL(url);
-  let changed = false;
-  for (const name of credentialQueryNames()) {
-    if (!parsed.searchParams.has(name)) continue;
-    parsed.searchParams.set(name, apiKey);
-    changed = true;
-  }
-  return changed ? parsed.href : url;
+  return apiKey === undefined ? url : withRealKeyInQuery(url, apiKey);
 }
 
 function causeOf(error: unknown): string {

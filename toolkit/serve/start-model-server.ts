@@ -15,6 +15,7 @@ import type { Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import type { CallSource, RoundReport } from './call-source.js';
 import { clientEnv } from './client-env.js';
+import { fetchSource } from './fetch-source.js';
 import { recordSource } from './record-source.js';
 import { replaySource } from './replay-source.js';
 import { protocolError, servedProtocol, servedShapes } from './served-apis.js';
@@ -59,8 +60,16 @@ export interface RecordServing extends Listening {
   readonly forwardLineage?: boolean;
 }
 
-export type ModelServerOptions = ScriptServing | RecordingServing | RecordServing;
-export type ServeMode = 'script' | 'recording' | 'record';
+/**
+ * Hand every call to `through`: a scenario run's own replaying or recording fetch, so processes
+ * the run starts are served from the same recording, sessions and cursors as its in-process calls.
+ */
+export interface ThroughServing extends Listening {
+  readonly through: typeof globalThis.fetch;
+}
+
+export type ModelServerOptions = ScriptServing | RecordingServing | RecordServing | ThroughServing;
+export type ServeMode = 'script' | 'recording' | 'record' | 'through';
 
 /** What the endpoint served, said at `close()`. */
 export interface ServeSummary {
@@ -228,6 +237,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     opts: ModelServerOptions,
   ): Promise<{ source: CallSource; add?: (lineage: string, turns: readonly AuthoredTurn[]) => void }> {
     if ('scripts' in opts) return scriptSource(opts);
+    if ('through' in opts) return { source: fetchSource(opts.through) };
     if ('recording' in opts) {
       const hint = opts.recordHint ?? `nestcast serve --record ${opts.recording} --upstream <the real API>`;
       const cassette = await loadCassette(opts.recording, { recordHint: hint });
@@ -298,11 +308,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
 }
 
 function modeOf(options: ModelServerOptions): ServeMode {
-  const given = (['scripts', 'recording', 'record'] as const).filter((key) => key in options);
+  const given = (['scripts', 'recording', 'record', 'through'] as const).filter((key) => key in options);
   if (given.length !== 1) {
     throw new ServeError(
       'SERVE_OPTIONS_INVALID',
-      `startModelServer needs exactly one of scripts, recording, record; got ${given.length === 0 ? 'none' : given.join(', ')}.`,
+      `startModelServer needs exactly one of scripts, recording, record, through; got ${given.length === 0 ? 'none' : given.join(', ')}.`,
     );
   }
   if ('record' in options && typeof options.upstream !== 'string')

@@ -11,10 +11,11 @@ function runOrder(cassette: Cassette): (FlatCall & { lineage: string })[] {
     lineage,
     request: value.request ?? {},
     response: value.response,
+    ...(value.protocol === undefined ? {} : { protocol: value.protocol }),
   }));
 }
 
-describe('our own scenarios without the lineage header', async () => {
+describe('our own scenarios without the lineage header, in the model API each spoke', async () => {
   for (const name of await listScenarios('scenarios')) {
     test(`${name}: every recorded call threads to the lineage the harness gave it`, async () => {
       const cassette = await loadCassette(`recordings/${name}`);

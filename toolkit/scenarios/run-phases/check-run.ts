@@ -11,7 +11,9 @@ import { checkExpectations } from '../check-expectations.js';
 import type { RecordingFiles } from '../../recording-folder/read-recording.js';
 import type { ModelSourceResult } from '../model-source.js';
 import { codeOf, type FailureList } from '../scenario-failure.js';
-import type { ScenarioDefinition } from '../types.js';
+import { isProgramScenario, type ScenarioDefinition } from '../types.js';
+import { checkProgramResult } from '../program/check-program.js';
+import { checkInvariants, type LoadedSessionLog } from '../../../harness/session/index.js';
 
 /** Each failure the model source saw (a refused call, an unconsumed recording), with its own code and the error as cause. */
 export function addSourceFailures(result: ModelSourceResult, failures: FailureList): void {
@@ -27,7 +29,12 @@ export function addSourceFailures(result: ModelSourceResult, failures: FailureLi
 
 /** Every session log of the run, each checked against the log invariants. */
 export async function harvestChecked(sessionsRoot: string, failures: FailureList): Promise<HarvestedSession[]> {
-  const harvested = await harvestSessions(sessionsRoot);
+  return checkLogs(await harvestSessions(sessionsRoot), failures);
+}
+
+/** Session logs (harvested, or derived from a program's calls), each checked against the log invariants. */
+export function checkLogs(logs: readonly LoadedSessionLog[], failures: FailureList): HarvestedSession[] {
+  const harvested = logs.map((log) => ({ ...log, violations: checkInvariants(log, { finished: true }) }));
   for (const log of harvested) {
     for (const violation of log.violations) {
       failures.add(
@@ -55,6 +62,8 @@ export async function checkRun(
     readonly checkExpectations: boolean;
     /** The version of the recording the run replayed (see readRecording). */
     readonly recording: RecordingFiles | undefined;
+    /** What a program scenario's program returned. */
+    readonly returned?: { readonly returned: unknown };
   },
   failures: FailureList,
 ): Promise<void> {
@@ -80,6 +89,10 @@ export async function checkRun(
   if (run.checkExpectations) {
     for (const problem of checkExpectations(scenario.expect, run.harvested))
       failures.add('EXPECTATION_FAILED', problem);
+    if (run.returned !== undefined && isProgramScenario(scenario)) {
+      for (const problem of checkProgramResult(scenario.expect, run.returned.returned))
+        failures.add('EXPECTATION_FAILED', problem);
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import type { Logger } from '../../../harness/runtime/logger.js';
 import { driveSteps } from '../drive-steps.js';
 import type { ModelSource } from '../model-source.js';
 import { buildScenarioRuntime } from '../scenario-runtime.js';
-import type { ScenarioDefinition } from '../types.js';
+import type { HarnessScenario } from '../types.js';
 import type { Interruption } from '../verdict/interruption.js';
 import { describeLastEvents } from '../verdict/last-events.js';
 import type { RunFolders } from './run-folders.js';
@@ -16,7 +16,7 @@ const DISPOSE_GRACE_MS = 2_000;
  * session stood), or undefined when they finished.
  */
 export async function driveScenario(
-  scenario: ScenarioDefinition,
+  scenario: HarnessScenario,
   run: {
     readonly folders: RunFolders;
     readonly source: ModelSource;

@@ -3,7 +3,9 @@ import type { ModelSource } from '../model-source.js';
 import type { RunScenarioOptions } from '../run-scenario.js';
 import type { FailureList } from '../scenario-failure.js';
 import type { ScenarioDefinition } from '../types.js';
-import { addSourceFailures, checkRun, harvestChecked, leadWithTurnErrors } from './check-run.js';
+import type { ProgramRun } from '../program/program-run.js';
+import { addProgramFailure } from '../program/check-program.js';
+import { addSourceFailures, checkLogs, checkRun, harvestChecked, leadWithTurnErrors } from './check-run.js';
 import type { RunFolders } from './run-folders.js';
 import { saveRecording } from './save-recording.js';
 
@@ -26,6 +28,8 @@ export async function judgeRun(
     readonly source: ModelSource;
     readonly options: RunScenarioOptions;
     readonly writing: boolean;
+    /** A program scenario's run: its sessions are derived from its calls, and what it returned is checked. */
+    readonly program?: ProgramRun | undefined;
   },
   failures: FailureList,
   tally: RunTally,
@@ -34,7 +38,15 @@ export async function judgeRun(
   const result = await source.finish();
   tally.modelCalls = result.modelCalls;
   addSourceFailures(result, failures);
-  const harvested = await harvestChecked(folders.sessionsRoot, failures);
+  const { program } = run;
+  if (program?.outcome !== undefined && 'threw' in program.outcome) addProgramFailure(program.outcome.threw, failures);
+  const harvested =
+    program === undefined
+      ? await harvestChecked(folders.sessionsRoot, failures)
+      : checkLogs(
+          program.sessions(result, folders).map((log) => ({ ...log, path: `(derived) ${log.header.lineage}` })),
+          failures,
+        );
   tally.sessions = harvested.length;
   const places: NormalizeContext = {
     cwd: folders.cwd,
@@ -52,6 +64,7 @@ export async function judgeRun(
     fromRecording: source.fromRecording,
     checkExpectations: options.checkExpectations !== false,
     recording: source.recording,
+    ...(program?.outcome !== undefined && 'returned' in program.outcome ? { returned: program.outcome } : {}),
   };
   await checkRun(scenario, checks, failures);
   leadWithTurnErrors(scenario, result, harvested, failures);

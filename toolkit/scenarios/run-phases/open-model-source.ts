@@ -1,4 +1,4 @@
-import { recordSource, replaySource, type ModelSource } from '../model-source.js';
+import { recordSource, replaySource, type ModelSource, type ModelSourceOptions } from '../model-source.js';
 import type { ScenarioDefinition } from '../types.js';
 import type { RunScenarioOptions } from '../run-scenario.js';
 import type { RunFolders } from './run-folders.js';
@@ -8,6 +8,7 @@ export function openModelSource(
   scenario: ScenarioDefinition,
   folders: RunFolders,
   options: RunScenarioOptions,
+  program?: Pick<ModelSourceOptions, 'onServed' | 'allow'>,
 ): Promise<ModelSource> {
   const sourceOptions = {
     scenario,
@@ -17,6 +18,7 @@ export function openModelSource(
     ...(options.timing !== undefined ? { timing: options.timing } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
+    ...program,
   };
   return options.mode === 'record' ? recordSource(sourceOptions) : replaySource(sourceOptions);
 }

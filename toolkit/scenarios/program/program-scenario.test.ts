@@ -1,0 +1,237 @@
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import OpenAI from 'openai';
+import { describe, expect, test } from 'vitest';
+import { useTempDir } from '../../../test/support/use-temp-dir.js';
+import type { AuthoredScript } from '../../authored/types.js';
+import { runScenario } from '../run-scenario.js';
+import type { ProgramContext, ProgramScenario } from '../types.js';
+
+const run = promisify(execFile);
+const dir = useTempDir('program-scenarios-');
+
+/** A hand-written loop over the `openai` SDK: the main agent may delegate, and each delegation is a nested conversation. */
+async function delegatingLoop({ fetch }: ProgramContext, question: string): Promise<string> {
+  const client = new OpenAI({ apiKey: 'not-a-key', fetch, maxRetries: 0 });
+  const tools: OpenAI.ChatCompletionTool[] = [
+    {
+      type: 'function',
+      function: { name: 'delegate', parameters: { type: 'object', properties: { task: { type: 'string' } } } },
+    },
+  ];
+  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: question }];
+  for (;;) {
+    const reply = (await client.chat.completions.create({ model: 'loop', messages, tools })).choices[0]?.message;
+    if (reply === undefined) throw new Error('no reply');
+    messages.push(reply);
+    const calls = reply.tool_calls ?? [];
+    if (calls.length === 0) return reply.content ?? '';
+    for (const call of calls) {
+      if (call.type !== 'function') continue;
+      const { task } = JSON.parse(call.function.arguments) as { task: string };
+      const child = await client.chat.completions.create({
+        model: 'loop',
+        messages: [{ role: 'user', content: task }],
+      });
+      messages.push({ role: 'tool', tool_call_id: call.id, content: child.choices[0]?.message.content ?? '' });
+    }
+  }
+}
+
+const script: AuthoredScript = {
+  lineages: {
+    main: [
+      { toolCalls: [{ id: 'call_moon', name: 'delegate', args: { task: 'How far is the Moon?' } }] },
+      { text: 'The Moon is about 384,400 km away.' },
+    ],
+    'main/call_moon': [{ text: 'About 384,400 km.' }],
+  },
+};
+
+function loopScenario(
+  name: string,
+  change: Partial<ProgramScenario<string>> = {},
+  question = 'Ask how far the Moon is.',
+): ProgramScenario {
+  return {
+    name,
+    description: 'a hand-written openai loop that delegates once',
+    program: (context) => delegatingLoop(context, question),
+    script,
+    expect: { sessions: 2, output: { main: '384,400 km', 'main/call_moon': '384,400' } },
+    ...change,
+  } as ProgramScenario;
+}
+
+describe('a program scenario', () => {
+  test('recorded from its script, it replays keyless with a transcript per derived session, and checks what the program returned', async () => {
+    const recordingsDir = join(dir.path, 'plain');
+    let returned: unknown;
+    const scenario = loopScenario('loop', { expect: { sessions: 2, result: (value) => void (returned = value) } });
+
+    const recorded = await runScenario(scenario, { mode: 'record', recordingsDir });
+    expect(recorded.failures).toEqual([]);
+    expect(recorded).toMatchObject({ passed: true, sessions: 2, modelCalls: 3, wroteTranscripts: true });
+    const transcripts = await readdir(join(recordingsDir, 'loop', 'transcripts'), { recursive: true });
+    expect(transcripts.sort()).toEqual(['main', 'main.jsonl', 'main/call_moon.jsonl', 'sessions.json']);
+
+    returned = undefined;
+    const replayed = await runScenario(scenario, { recordingsDir });
+    expect(replayed.failures).toEqual([]);
+    expect(replayed).toMatchObject({
+      passed: true,
+      sessions: 2,
+      modelCalls: 3,
+      source: `recording at ${join(recordingsDir, 'loop')}`,
+    });
+    expect(returned).toBe('The Moon is about 384,400 km away.');
+  });
+
+  test('that sends something else on replay fails with REQUEST_MISMATCH naming the session and the call, and with what the program threw', async () => {
+    const recordingsDir = join(dir.path, 'changed');
+    expect((await runScenario(loopScenario('changed'), { mode: 'record', recordingsDir })).passed).toBe(true);
+
+    const report = await runScenario(loopScenario('changed', {}, 'Ask how far the Sun is.'), { recordingsDir });
+
+    expect(report.passed).toBe(false);
+    expect(report.failures[0]).toMatchObject({ code: 'REQUEST_MISMATCH', failedCall: { lineage: 'main', call: 1 } });
+    expect(report.failures[0]?.message).toContain('Ask how far the Sun is.');
+    expect(report.failures.map((failure) => failure.code)).toContain('PROGRAM_FAILED');
+  });
+
+  test('whose expect.result returns false or throws fails EXPECTATION_FAILED showing the value', async () => {
+    const recordingsDir = join(dir.path, 'result');
+    const scenario = (result: (value: string) => boolean | void): ProgramScenario =>
+      loopScenario('result', { expect: { result } });
+    expect(
+      (
+        await runScenario(
+          scenario(() => true),
+          { mode: 'record', recordingsDir },
+        )
+      ).passed,
+    ).toBe(true);
+
+    const refused = await runScenario(
+      scenario((value) => value.includes('Mars')),
+      { recordingsDir },
+    );
+    const thrown = await runScenario(
+      scenario(() => {
+        throw new Error('wanted Mars');
+      }),
+      { recordingsDir },
+    );
+
+    expect(refused.failures).toEqual([
+      expect.objectContaining({
+        code: 'EXPECTATION_FAILED',
+        message:
+          'result: expect.result returned false for what the program returned: "The Moon is about 384,400 km away."',
+      }),
+    ]);
+    expect(thrown.failures).toEqual([
+      expect.objectContaining({ code: 'EXPECTATION_FAILED', message: expect.stringContaining('wanted Mars') }),
+    ]);
+  });
+
+  test('whose sessions fall short of expect fails EXPECTATION_FAILED per lineage, and a record that fails saves nothing', async () => {
+    const recordingsDir = join(dir.path, 'short');
+    const report = await runScenario(
+      loopScenario('short', { expect: { sessions: 3, output: { 'main/call_moon': 'Mars' } } }),
+      { mode: 'record', recordingsDir },
+    );
+
+    expect(report.failures.map((failure) => failure.message)).toEqual([
+      'short: expected 3 sessions, the run produced 2 (main, main/call_moon)',
+      'short: expected the final answer of "main/call_moon" to match Mars, it was "About 384,400 km."',
+      expect.stringContaining('short: nothing was written to'),
+    ]);
+    await expect(readdir(join(recordingsDir, 'short'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('that throws fails PROGRAM_FAILED with what it threw', async () => {
+    const report = await runScenario(
+      loopScenario('throws', {
+        program: async () => {
+          throw new TypeError('the agent broke');
+        },
+      }),
+      { recordingsDir: join(dir.path, 'throws') },
+    );
+
+    expect(report.failures).toContainEqual(
+      expect.objectContaining({
+        code: 'PROGRAM_FAILED',
+        message: 'throws: the program threw TypeError: the agent broke',
+      }),
+    );
+  });
+
+  test('that never returns stops at its time limit with SCENARIO_TIMEOUT, its signal aborted', async () => {
+    let aborted: unknown;
+    const report = await runScenario(
+      loopScenario('hangs', {
+        timeout: 0.5,
+        program: ({ signal }) =>
+          new Promise((_, reject) => {
+            signal.addEventListener('abort', () => reject((aborted = signal.reason as unknown) as Error));
+          }),
+      }),
+      { recordingsDir: join(dir.path, 'hangs') },
+    );
+
+    expect(report.failures).toEqual([expect.objectContaining({ code: 'SCENARIO_TIMEOUT' })]);
+    expect(report.failures[0]?.message).toContain('No model call had been answered; the program was still running');
+    expect(aborted).toMatchObject({ code: 'SCENARIO_TIMEOUT' });
+  });
+
+  test('serves a child process through its endpoint: the child’s calls join the session tree, recorded and replayed with the program’s own', async () => {
+    const recordingsDir = join(dir.path, 'child');
+    // The child is a real process with its own HTTP stack, pointed at the endpoint by the environment nestcast hands over.
+    const childCode = `
+      const res = await fetch(process.env.OPENAI_BASE_URL + '/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY },
+        body: JSON.stringify({ model: 'loop', messages: [{ role: 'user', content: process.argv[1] }] }),
+      });
+      process.stdout.write((await res.json()).choices[0].message.content);`;
+    const scenario: ProgramScenario = {
+      ...loopScenario('child'),
+      program: async (context) => {
+        const client = new OpenAI({ apiKey: 'not-a-key', fetch: context.fetch, maxRetries: 0 });
+        const first = await client.chat.completions.create({
+          model: 'loop',
+          messages: [{ role: 'user', content: 'Ask how far the Moon is.' }],
+        });
+        const call = first.choices[0]?.message.tool_calls?.[0];
+        if (call?.type !== 'function') throw new Error('no tool call');
+        const { task } = JSON.parse(call.function.arguments) as { task: string };
+        const { stdout } = await run(process.execPath, ['--input-type=module', '-e', childCode, task], {
+          env: { ...process.env, ...context.endpoint.env },
+          cwd: context.cwd,
+        });
+        const last = await client.chat.completions.create({
+          model: 'loop',
+          messages: [
+            { role: 'user', content: 'Ask how far the Moon is.' },
+            first.choices[0]?.message as OpenAI.ChatCompletionMessageParam,
+            { role: 'tool', tool_call_id: call.id, content: stdout },
+          ],
+        });
+        return last.choices[0]?.message.content ?? '';
+      },
+    };
+
+    const recorded = await runScenario(scenario, { mode: 'record', recordingsDir });
+    expect(recorded.failures).toEqual([]);
+    const files = await readdir(join(recordingsDir, 'child', 'calls'), { recursive: true });
+    expect(files.sort()).toEqual(['main', 'main.jsonl', 'main/call_moon.jsonl']);
+
+    const replayed = await runScenario(scenario, { recordingsDir });
+    expect(replayed.failures).toEqual([]);
+    expect(replayed).toMatchObject({ passed: true, sessions: 2, modelCalls: 3 });
+  });
+});
