@@ -59,6 +59,8 @@ export default {
   name: 'worker',
   // Which child behaviours this fixture can script: the worker can only complete.
   outcomes: ['complete'],
+  // A job hands over no output before it ends: there is no partial output a cancel could keep.
+  streams: false,
   create: () => {
     const jobs = new Map();
     return {

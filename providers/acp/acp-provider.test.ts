@@ -31,16 +31,19 @@ describe.concurrent('acp provider with a cooperative child', () => {
     ['max_tokens', 'max-tokens'],
     ['refusal', 'refusal'],
     ['max_turn_requests', 'error'],
-  ] as const)('maps the ACP stop reason %s to %s, keeping the output', async ([acp, expected], context) => {
-    const h = await parent(context);
-    await h.loadFixtureProvider('echo-agent.mjs', { env: { ECHO_STOP: acp } });
-    const run = await h.subagents.start('acp', { prompt: 'x', parent: h.parent, signal: live() });
-    const result = await run.result;
-    await run.dispose();
-    expect(result.stopReason).toBe(expected);
-    expect(result.output).toBe('echo: x');
-    if (expected === 'error') expect(result.diagnostic).toContain(`stopReason "${acp}"`);
-  });
+  ] as const)(
+    'maps the ACP stop reason %s to %s, keeping the output and saying why',
+    async ([acp, expected], context) => {
+      const h = await parent(context);
+      await h.loadFixtureProvider('echo-agent.mjs', { env: { ECHO_STOP: acp } });
+      const run = await h.subagents.start('acp', { prompt: 'x', parent: h.parent, signal: live() });
+      const result = await run.result;
+      await run.dispose();
+      expect(result.stopReason).toBe(expected);
+      expect(result.output).toBe('echo: x');
+      expect(result.diagnostic).toContain(`stopReason "${acp}"`);
+    },
+  );
 
   test('runs the child in the parent session cwd, with its lineage, the sessions root, and explicit env but no ambient secrets', async (context) => {
     const h = await parent(context);

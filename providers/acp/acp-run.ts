@@ -119,9 +119,10 @@ export class AcpRun implements SubagentRun {
           const stopReason = subagentStopReason(response.stopReason);
           this.finish(
             stopReason,
-            stopReason === 'error'
-              ? `the ACP child ended the turn with stopReason ${JSON.stringify(response.stopReason)}`
-              : undefined,
+            // Every ending but completion says why (a token limit and a refusal too), in the child's own words.
+            stopReason === 'completed'
+              ? undefined
+              : `the ACP child ended the turn with stopReason ${JSON.stringify(response.stopReason)}`,
           );
         },
         (error: unknown) => void this.failed(error),

@@ -133,12 +133,13 @@ describe('stop reasons', () => {
     ['max-tokens', say('cut sho', { finish: 'length' }), 'max-tokens', 'cut sho'],
     ['refusal', say('no', { finish: 'content_filter' }), 'refusal', 'no'],
     ['error', httpError(400, 'bad request body'), 'error', ''],
-  ])('maps a child turn that ended %s', async (_what, reply, stopReason, output) => {
+  ])('maps a child turn that ended %s, saying why in one line', async (_what, reply, stopReason, output) => {
     fx.script('main/c1', reply);
     const run = await start();
     const result = await run.result;
     await run.dispose();
     expect(result).toMatchObject({ stopReason, output });
+    expect(result.diagnostic).toMatch(/^[^\n]+$/);
   });
 
   it('gives a model failure a one-line diagnostic', async () => {

@@ -42,6 +42,14 @@ export function resultFromTurn(
     case 'error':
     case 'max-tokens':
     case 'refusal':
-      return { output, ...structured, stopReason: outcome.reason, ...detail };
+      return { output, ...structured, stopReason: outcome.reason, diagnostic: FALLBACK[outcome.reason], ...detail };
   }
 }
+
+/** Why a turn ended, when the turn gave no error to say it (a model's token limit or content filter gives none). */
+const FALLBACK = {
+  aborted: 'the child run was cancelled',
+  error: 'the child turn ended with an error',
+  'max-tokens': "the child's model stopped at its token limit before finishing",
+  refusal: "the child's model declined to answer (content filter)",
+} as const;

@@ -1,13 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import {
+  ALL_OUTCOMES,
   lifecycleScheduleArbitrary,
   outcomeOfLineage,
   runSpawnedBy,
-  type ChildOutcome,
 } from './lifecycle-schedule-arbitrary.js';
 
-const outcomes: ChildOutcome[] = ['complete', 'child-error', 'hang', 'fail-start'];
+const outcomes = ALL_OUTCOMES;
 
 describe('lifecycle schedules', () => {
   test.prop([fc.nat({ max: 20 }), fc.constantFrom(...outcomes), fc.constantFrom('main', 'main/call_1')])(

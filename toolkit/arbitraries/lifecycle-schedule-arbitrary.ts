@@ -1,7 +1,40 @@
 import fc from 'fast-check';
 
-/** What the child of one run is scripted to do (the fixture turns it into its provider's terms). */
-export type ChildOutcome = 'complete' | 'child-error' | 'hang' | 'fail-start';
+/**
+ * What the child of one run is scripted to do (the fixture turns it into its provider's terms):
+ * `max-tokens` and `refusal` end the child's turn for those reasons, as a model's token limit or
+ * content filter would.
+ */
+export type ChildOutcome = 'complete' | 'child-error' | 'max-tokens' | 'refusal' | 'hang' | 'fail-start';
+
+/**
+ * A documented request path a run takes, for providers that advertise its capability:
+ * `maxDepth` below or at the cap (past it is the `depth-exceeded` refusal), a `persona`, a
+ * `toolFilter` denying a tool the child's model calls anyway, an `outputSchema` the child's answer
+ * satisfies or does not.
+ */
+export type Ask =
+  | 'max-depth-below'
+  | 'max-depth-at'
+  | 'persona'
+  | 'tool-filter-denied-call'
+  | 'output-schema-valid'
+  | 'output-schema-invalid';
+
+export const ASKS: readonly Ask[] = [
+  'max-depth-below',
+  'max-depth-at',
+  'persona',
+  'tool-filter-denied-call',
+  'output-schema-valid',
+  'output-schema-invalid',
+];
+
+/**
+ * The delegating parent's log before its delegation: one completed turn, several, or a last
+ * completed turn that went on after a tool error (what a fork child inherits).
+ */
+export type ParentShape = 'one-turn' | 'several-turns' | 'tool-error-last';
 
 /**
  * A request the service must refuse before the provider is called. The suite makes it concrete for
@@ -63,6 +96,8 @@ export interface RunPlan {
   readonly resume: (TimedAct<'after-ready' | 'after-settle'> & { readonly calls: 'once' | 'concurrently' }) | null;
   /** When set, the request is one the service must refuse (and `outcome` is never reached). */
   readonly refusal: Refusal | null;
+  /** A documented request path, taken when the provider advertises its capability (ignored otherwise). */
+  readonly ask: Ask | null;
 }
 
 export interface LifecycleSchedule {
@@ -77,6 +112,12 @@ export interface LifecycleSchedule {
   readonly parentTeardown: (TimedAct & { readonly mode: 'abort-and-dispose' | 'dispose-only' }) | null;
   /** The provider is unregistered at a phase of run 0; started runs live on, later starts get NO_PROVIDER. */
   readonly removeProvider: TimedAct | null;
+  readonly parent: ParentShape;
+  /**
+   * The parent makes its own tool call at a phase of run 0: it answers its open delegation call and
+   * calls one more tool, which is all its log may gain while its children run.
+   */
+  readonly parentToolCall: TimedAct | null;
 }
 
 export interface LifecycleScheduleConstraints {
@@ -89,7 +130,14 @@ export interface LifecycleScheduleConstraints {
   readonly endListenerFaults?: readonly ListenerFault[];
 }
 
-const ALL_OUTCOMES: readonly ChildOutcome[] = ['complete', 'child-error', 'hang', 'fail-start'];
+export const ALL_OUTCOMES: readonly ChildOutcome[] = [
+  'complete',
+  'child-error',
+  'max-tokens',
+  'refusal',
+  'hang',
+  'fail-start',
+];
 const ALL_FAULTS: readonly ListenerFault[] = ['none', 'throw', 'throw-exotic', 'reject', 'mutate'];
 
 const timed = <P extends Phase>(phases: readonly P[]): fc.Arbitrary<TimedAct<P>> =>
@@ -115,6 +163,7 @@ export function lifecycleScheduleArbitrary(
     1,
     3,
   );
+  const ask = sometimes(fc.constantFrom(...ASKS), 1, 2);
   const disposeCalls = fc.constantFrom<'once' | 'twice' | 'concurrently'>('once', 'twice', 'concurrently');
   const disturbed: fc.Arbitrary<RunPlan> = fc.record({
     outcome,
@@ -132,20 +181,33 @@ export function lifecycleScheduleArbitrary(
       1,
       8,
     ),
+    ask,
   });
   // A run left alone but for its owner's cancel: no abort, no refusal, disposed once settled, always
   // steered. With `disturbed` runs alone nearly every child is cut short, and what happens only as
   // one ends was rare: steering dropped in the final step was caught at schedule 13 to 1,282 over
   // 20 seeds; with one run in three calm, at 3 to 247 over 16 (docs/fuzzing.md).
-  const calm: fc.Arbitrary<RunPlan> = fc.record({
-    outcome,
-    abort: fc.constant(null),
-    cancel: sometimes(timed(OWNED_PHASES), 1, 2),
-    dispose: fc.record({ phase: fc.constant('after-settle'), timing: fc.constant<Timing>('at'), calls: disposeCalls }),
-    steer: timed(OWNED_PHASES),
-    resume,
-    refusal: fc.constant(null),
-  });
+  //
+  // A calm run is also where documented request paths are taken (most ask for one): a child whose
+  // structured answer is checked completes, so that the check runs.
+  const calm: fc.Arbitrary<RunPlan> = fc
+    .record({
+      outcome,
+      abort: fc.constant(null),
+      cancel: sometimes(timed(OWNED_PHASES), 1, 2),
+      dispose: fc.record({
+        phase: fc.constant('after-settle'),
+        timing: fc.constant<Timing>('at'),
+        calls: disposeCalls,
+      }),
+      steer: timed(OWNED_PHASES),
+      resume,
+      refusal: fc.constant(null),
+      ask: sometimes(fc.constantFrom(...ASKS), 6, 7),
+    })
+    .map((plan): RunPlan =>
+      plan.ask?.startsWith('output-schema') && outcomes.includes('complete') ? { ...plan, outcome: 'complete' } : plan,
+    );
   const run = fc.oneof({ arbitrary: calm, weight: 1 }, { arbitrary: disturbed, weight: 2 });
   const listener = (faults: readonly ListenerFault[]): fc.Arbitrary<ListenerPlan> =>
     fc.record({
@@ -166,6 +228,8 @@ export function lifecycleScheduleArbitrary(
       2,
     ),
     removeProvider: sometimes(timed(PHASES), 1, 2),
+    parent: fc.constantFrom<ParentShape>('one-turn', 'several-turns', 'tool-error-last'),
+    parentToolCall: sometimes(timed(PHASES), 1, 3),
   });
 }
 

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { fuzzRuns } from '../arbitraries/fuzz-runs.js';
 import { lifecycleScheduleArbitrary, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import { formatConformanceFailure, numberedSteps, rerunCommand } from './format-failure.js';
-import { CoverageCounter } from './coverage.js';
+import { claimedPaths, CoverageCounter, type PathCell } from './coverage.js';
+import type { SubagentCapabilities } from '../../providers/seam/types.js';
 import { describeError } from '../../harness/error-text.js';
 import { EscapeWatch } from './escape-watch.js';
 import { FuzzError } from './fuzz-error.js';
@@ -56,6 +57,8 @@ export async function checkProviderLifecycle(
   const coverage = new CoverageCounter();
   const began = performance.now();
   let schedules = 0;
+  let capabilities: SubagentCapabilities | undefined;
+  const offers = { steer: false, resume: false };
   try {
     const arbitrary = lifecycleScheduleArbitrary({
       ...options.schedule,
@@ -78,6 +81,9 @@ export async function checkProviderLifecycle(
         throw new ScheduleFailed('suite', [{ promise: 'suite-error', message }], numberedSteps(s.report()), step);
       }
       coverage.add(outcome.cells);
+      capabilities ??= outcome.capabilities;
+      offers.steer ||= outcome.offers.steer;
+      offers.resume ||= outcome.offers.resume;
       await new Promise((resolve) => setImmediate(resolve));
       const violations = [...outcome.violations];
       for (const { kind, error } of watch.since(mark)) {
@@ -103,6 +109,17 @@ export async function checkProviderLifecycle(
       // A printed path already points at the shrunk schedule: replay it alone.
       endOnFailure: options.endOnFailure ?? options.path !== undefined,
     });
+    const claimed: PathCell[] =
+      capabilities === undefined
+        ? []
+        : claimedPaths({
+            capabilities,
+            ...(factory.outcomes ? { outcomes: factory.outcomes } : {}),
+            streams: factory.streams ?? true,
+            steers: offers.steer,
+            resumes: offers.resume,
+            maxRuns: options.schedule?.maxRuns ?? 3,
+          });
     const report = {
       provider: factory.name,
       runs,
@@ -110,11 +127,31 @@ export async function checkProviderLifecycle(
       seed: details.seed,
       elapsedMs: performance.now() - began,
       coverage: coverage.report(),
+      claimedPaths: claimed,
     };
-    if (!details.failed) return { ...report, ok: true };
-    const failed = details.errorInstance;
     const path = details.counterexamplePath ?? '';
     const rerun = rerunCommand(options.rerunAs ?? factory.module ?? factory.name, runs, details.seed, path);
+    if (!details.failed) {
+      // A replay runs one schedule: it is about that schedule's promises, not about what the rest would reach.
+      const unreached = options.path === undefined ? claimed.filter((cell) => !report.coverage[cell]) : [];
+      if (unreached.length === 0) return { ...report, ok: true };
+      const message = `${unreached.length} path(s) the provider claims were never reached in ${schedules} schedule(s), so the checks that need them never ran: ${unreached.map((cell) => cell.slice('path:'.length)).join(', ')}. Run more schedules (--runs), or see docs/fuzzing.md ("Paths") for what each needs from the fixture`;
+      return {
+        ...report,
+        ok: false,
+        failure: {
+          kind: 'coverage',
+          seed: details.seed,
+          path: '',
+          schedule: null as unknown as LifecycleSchedule,
+          violations: [{ promise: 'paths-reached', message }],
+          steps: [],
+          rerun: rerun.replace(/ --path $/, ''),
+          step: '(none)',
+        },
+      };
+    }
+    const failed = details.errorInstance;
     const schedule = (details.counterexample?.[1] ?? null) as LifecycleSchedule;
     if (!(failed instanceof ScheduleFailed)) {
       // fast-check itself, or the arbitrary, blew up: still a suite failure with its seed and path, never a bare crash.

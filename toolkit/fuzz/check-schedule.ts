@@ -1,14 +1,18 @@
 import { getEventListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from '../../harness/agents/agent.js';
 import type { Runtime } from '../../harness/runtime.js';
 import { checkInvariants } from '../../harness/session/invariants.js';
 import { parseSessionLog } from '../../harness/session/jsonl.js';
+import type { SessionLog } from '../../harness/session/types.js';
 import type { SubagentResult } from '../../providers/seam/types.js';
 import { codeOf, describeError } from '../../harness/error-text.js';
 import { HIJACKED, isListenerFailure, type LifecycleRecord } from './lifecycle-recorder.js';
 import { describeThing, liveThings } from './liveness.js';
 import type { RunTrace, Settlement } from './run-trace.js';
+import { DENIED_TOOL, VALID_ANSWER } from './asks.js';
+import type { PathCell } from './coverage.js';
 import { callerJson, type ScheduleDriver } from './schedule-driver.js';
 import type { LifecycleViolation, ProviderFixture } from './types.js';
 
@@ -31,7 +35,11 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
     checkSteering(trace, observed.fixture, driver.heard.get(trace.lineage) ?? []);
     checkFollowUps(trace);
     checkErrors(trace);
+    checkStructuredOutput(trace);
+    checkDeniedTool(trace, driver);
+    pathsOf(trace, driver.schedule.parent).forEach((path) => driver.cells.add(path));
   }
+  checkSteeringTargets(driver);
   checkCallerUnchanged(observed.parents[0], driver);
   checkIds(driver);
   checkSignalListeners(driver);
@@ -44,7 +52,9 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
       message: `after every run was disposed, still alive: ${alive.map(describeThing).join(', ')}`,
     });
   }
-  violations.push(...(await childLogProblems(observed.runtime, observed.parents)));
+  const logs = await childLogs(observed.runtime, observed.parents);
+  violations.push(...childLogProblems(logs, observed.parents));
+  deniedCallPaths(driver, logs);
   violations.push(...parentLogProblems(observed.parents[0], driver));
   return violations;
 }
@@ -277,10 +287,16 @@ function checkResult(trace: RunTrace): void {
       );
     return;
   }
-  if (plan.outcome === 'complete' && stopReason !== 'completed')
+  // A child whose structured answer did not validate does not complete (structured-output-validated).
+  if (plan.outcome === 'complete' && trace.ask?.ask !== 'output-schema-invalid' && stopReason !== 'completed')
     trace.violate('result-matches-child', `the child completed but the result says ${JSON.stringify(stopReason)}`);
   if (plan.outcome === 'child-error' && stopReason === 'completed')
     trace.violate('result-matches-child', 'the child failed but the result says "completed"');
+  if ((plan.outcome === 'max-tokens' || plan.outcome === 'refusal') && stopReason !== plan.outcome)
+    trace.violate(
+      'result-matches-child',
+      `the child's turn ended ${plan.outcome} but the result says ${JSON.stringify(stopReason)}`,
+    );
   if (plan.outcome === 'hang')
     trace.violate(
       'result-matches-child',
@@ -427,28 +443,41 @@ function checkSignalListeners(driver: ScheduleDriver): void {
   }
 }
 
-/** The parent's log is exactly what it was: a child never writes into it (the suite's parent makes no tool call of its own). */
+/** The parent's log is what it was plus its own tool call and result (when the schedule made one): a child never writes into it. */
 function parentLogProblems(parent: Agent | undefined, driver: ScheduleDriver): LifecycleViolation[] {
-  if (parent === undefined || JSON.stringify(parent.session.events) === driver.parentBefore.events) return [];
-  const before = (JSON.parse(driver.parentBefore.events) as unknown[]).length;
+  if (parent === undefined) return [];
+  const expected = [...(JSON.parse(driver.parentBefore.events) as unknown[]), ...driver.parentOwnEvents];
+  if (JSON.stringify(parent.session.events) === JSON.stringify(expected)) return [];
+  const before = expected.length;
   const added = parent.session.events.slice(before).map((event) => event.type);
   return [
     {
       promise: 'parent-log-untouched',
-      message: `the parent's session log changed while its children ran (${before} event(s) before, now ${parent.session.events.length}; added: ${added.join(', ') || 'none, but an event was rewritten'})`,
+      message: `the parent's session log changed while its children ran (${before} event(s) expected, the parent's own ${driver.parentOwnEvents.length} included; now ${parent.session.events.length}; added: ${added.join(', ') || 'none, but an event was rewritten'})`,
     },
   ];
 }
 
-/** Every child session log the runtime persisted must pass the invariants as a finished log. */
-async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Promise<LifecycleViolation[]> {
-  const problems: LifecycleViolation[] = [];
+/** Every child session log the runtime persisted, read once the schedule is over. */
+async function childLogs(runtime: Runtime, parents: readonly Agent[]): Promise<{ path: string; log: SessionLog }[]> {
+  const logs: { path: string; log: SessionLog }[] = [];
   for (const path of await runtime.sessions.list()) {
     if (parents.some((parent) => parent.session.path === path)) continue;
     const text = await readIfPresent(path);
     // Listed, then gone: the provider discarded the session (a start-up rolled back), which is its right.
     if (text === null) continue;
-    const log = parseSessionLog(text, path);
+    logs.push({ path, log: parseSessionLog(text, path) });
+  }
+  return logs;
+}
+
+/** Every child session log must pass the invariants as a finished log, under a header that matches its parent's. */
+function childLogProblems(
+  logs: readonly { path: string; log: SessionLog }[],
+  parents: readonly Agent[],
+): LifecycleViolation[] {
+  const problems: LifecycleViolation[] = [];
+  for (const { path, log } of logs) {
     const parent = parents.find((candidate) => log.header.lineage.startsWith(`${candidate.lineage}/`));
     if (
       parent !== undefined &&
@@ -467,6 +496,109 @@ async function childLogProblems(runtime: Runtime, parents: readonly Agent[]): Pr
     }
   }
   return problems;
+}
+
+/** The results a caller got from this run and the runs its `resume()` handed out. */
+function resultsOf(trace: RunTrace): SubagentResult[] {
+  return [trace.result, ...trace.followUps.map((followUp) => followUp.result)].flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+}
+
+const STOP_PATHS: ReadonlySet<string> = new Set(['completed', 'aborted', 'error', 'max-tokens', 'refusal']);
+
+/** The documented paths this run took (docs/fuzzing.md, "Paths"); steering and resume beside a sibling are marked as they happen. */
+function pathsOf(trace: RunTrace, parent: ScheduleDriver['schedule']['parent']): PathCell[] {
+  const paths: PathCell[] = [];
+  for (const { stopReason } of resultsOf(trace))
+    if (STOP_PATHS.has(stopReason)) paths.push(`path:stop-${stopReason}` as PathCell);
+  const { start, result } = trace;
+  if (result.status === 'fulfilled' && result.value.stopReason === 'error' && !trace.interrupted)
+    paths.push('path:stop-error-uncancelled');
+  if (start.status === 'fulfilled') paths.push(`path:parent-${parent}`);
+  if (
+    trace.refusal?.code === 'DEPTH_EXCEEDED' &&
+    trace.refusal.deepParent !== true &&
+    start.status === 'rejected' &&
+    codeOf(start.error) === 'DEPTH_EXCEEDED'
+  )
+    paths.push('path:ask-max-depth-past');
+  const settledOnItsOwn = start.status === 'fulfilled' && result.status === 'fulfilled' && !trace.interrupted;
+  const ask = trace.ask?.ask;
+  if (settledOnItsOwn && (ask === 'max-depth-below' || ask === 'max-depth-at' || ask === 'persona'))
+    paths.push(`path:ask-${ask}`);
+  if (
+    settledOnItsOwn &&
+    trace.plan.outcome === 'complete' &&
+    (ask === 'output-schema-valid' || ask === 'output-schema-invalid')
+  )
+    paths.push(`path:ask-${ask}`);
+  if (
+    (trace.streamedBeforeInterrupt ?? []).length > 0 &&
+    result.status === 'fulfilled' &&
+    result.value.stopReason === 'aborted'
+  )
+    paths.push('path:cancel-after-streamed');
+  return paths;
+}
+
+/**
+ * A completed child that reported the valid answer through `structured_output`: the result is
+ * `completed` with exactly that `structured`. One whose answer did not validate: not `completed`,
+ * no `structured`.
+ */
+function checkStructuredOutput(trace: RunTrace): void {
+  const ask = trace.ask?.ask;
+  if (ask !== 'output-schema-valid' && ask !== 'output-schema-invalid') return;
+  if (trace.plan.outcome !== 'complete' || trace.interrupted || trace.result.status !== 'fulfilled') return;
+  const { stopReason, structured } = trace.result.value;
+  if (ask === 'output-schema-valid' && (stopReason !== 'completed' || !isDeepStrictEqual(structured, VALID_ANSWER)))
+    trace.violate(
+      'structured-output-validated',
+      `the child reported ${JSON.stringify(VALID_ANSWER)}, valid for the requested output schema, yet the result settled ${JSON.stringify(stopReason)} with structured ${JSON.stringify(structured)}`,
+    );
+  if (ask === 'output-schema-invalid' && (stopReason === 'completed' || structured !== undefined))
+    trace.violate(
+      'structured-output-validated',
+      `the child's only structured answer did not validate against the requested output schema, yet the result settled ${JSON.stringify(stopReason)}${structured === undefined ? '' : ` with structured ${JSON.stringify(structured)}`}: it must not complete`,
+    );
+}
+
+/** A tool the request's `toolFilter` denied never ran for the child, even when its model named it. */
+function checkDeniedTool(trace: RunTrace, driver: ScheduleDriver): void {
+  if (trace.received === null || !driver.capabilities.toolFilter || trace.refusal !== null) return;
+  const runs = driver.deniedToolRanFor.filter((lineage) => lineage === trace.lineage).length;
+  if (runs > 0)
+    trace.violate(
+      'denied-tool-never-runs',
+      `the request's toolFilter denied ${DENIED_TOOL}, yet it ran ${runs} time(s) for the child`,
+    );
+}
+
+/** A `tool-filter-denied-call` run reached its path when its child's log shows the model calling the denied tool. */
+function deniedCallPaths(driver: ScheduleDriver, logs: readonly { log: SessionLog }[]): void {
+  for (const trace of driver.traces) {
+    if (trace.ask?.ask !== 'tool-filter-denied-call') continue;
+    const log = logs.find((candidate) => candidate.log.header.lineage === trace.lineage)?.log;
+    if (log?.events.some((event) => event.type === 'tool/call' && event.data.name === DENIED_TOOL))
+      driver.cells.add('path:ask-tool-filter-denied-call');
+  }
+}
+
+/** Steering sent to one run reaches that run's child, never a sibling's. */
+function checkSteeringTargets(driver: ScheduleDriver): void {
+  for (const [lineage, texts] of driver.heard) {
+    const trace = driver.traces.find((candidate) => candidate.lineage === lineage);
+    if (trace === undefined) continue;
+    for (const text of texts) {
+      const meant = /^fuzz steering for (\S+) #/.exec(text)?.[1];
+      if (meant !== undefined && meant !== trace.spawnedBy)
+        trace.violate(
+          'steering-reaches-its-own-child',
+          `its child's model call carried ${JSON.stringify(text)}, a steering message sent to the sibling run ${meant}`,
+        );
+    }
+  }
 }
 
 /** The file's text, or null when it no longer exists. */

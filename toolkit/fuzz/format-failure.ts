@@ -21,6 +21,13 @@ export function formatConformanceFailure(report: ConformanceReport): string {
   const failure = report.failure;
   if (failure === undefined)
     return `provider "${report.provider}" kept every lifecycle promise in ${report.schedules} schedules (seed ${report.seed})`;
+  if (failure.kind === 'coverage')
+    return [
+      `provider "${report.provider}" kept every promise its ${report.schedules} schedules checked (seed ${failure.seed}), but did not reach every path it claims:`,
+      ...failure.violations.map((v) => `  - [${v.promise}] ${v.message}`),
+      '',
+      `rerun: ${failure.rerun}`,
+    ].join('\n');
   const headline =
     failure.kind === 'suite'
       ? `the lifecycle suite itself failed (a bug of nestcast, please report it with the seed and path) on provider "${report.provider}" after ${report.schedules} schedule(s), at step ${failure.step}:`

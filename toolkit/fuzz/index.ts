@@ -21,10 +21,17 @@ export type { ProviderFixture } from './types.js';
 export type { FixtureContext } from './types.js';
 export type { LiveThing } from './types.js';
 export type { ChildOutcome } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+export type { Ask } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+export { DENIED_TOOL } from './asks.js';
+export { VALID_ANSWER } from './asks.js';
+export { INVALID_ANSWER } from './asks.js';
 export { scheduledModel } from './factories/scheduled-model.js';
 
-// Coverage: which phase x act cells the schedules reached.
+// Coverage: which phase x act cells and documented paths the schedules reached.
 export { expectedCells } from './coverage.js';
+export { claimedPaths } from './coverage.js';
 export { formatCoverage } from './coverage.js';
 export type { Act } from './coverage.js';
 export type { CoverageCell } from './coverage.js';
+export type { PathCell } from './coverage.js';
+export type { Claims } from './coverage.js';

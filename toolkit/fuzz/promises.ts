@@ -17,6 +17,9 @@ export const LIFECYCLE_PROMISES = [
   'rejected-start-releases-everything',
   'start-options-copied',
   'caller-request-unchanged',
+  // Documented request paths.
+  'structured-output-validated',
+  'denied-tool-never-runs',
   // Lifecycle events.
   'no-events-for-rejected-start',
   'one-start-and-end-per-run',
@@ -42,6 +45,7 @@ export const LIFECYCLE_PROMISES = [
   'no-listener-left-on-signal',
   // Steering and resume.
   'steering-delivered-or-refused',
+  'steering-reaches-its-own-child',
   'resume-never-shared',
   'resume-refusals-typed',
   // Dispose and what is left.

@@ -40,7 +40,10 @@ export async function runFuzz(run: FuzzRun, io: FuzzIo = defaultIo): Promise<num
     `fuzzing provider "${factory.name}" with ${options.runs} schedule(s)${options.seed === undefined ? '' : `, seed ${options.seed}`}${options.path === undefined ? '' : `, path ${options.path}`}\n`,
   );
   const report = await checkProviderLifecycle(factory, options);
-  if (coverage) io.stdout(`coverage (schedules reaching each act x phase):\n${formatCoverage(report.coverage)}\n`);
+  if (coverage)
+    io.stdout(
+      `coverage (schedules reaching each act x phase):\n${formatCoverage(report.coverage, report.claimedPaths)}\n`,
+    );
   if (!report.ok) {
     io.stderr(`${formatConformanceFailure(report)}\n`);
     return 1;

@@ -11,6 +11,7 @@ import type { CoverageCell } from './coverage.js';
 import { createDelegatingParent } from './parent-fixture.js';
 import { ResourceTracker } from './resource-tracker.js';
 import { ScheduleDriver } from './schedule-driver.js';
+import type { SubagentCapabilities } from '../../providers/seam/types.js';
 import type { LifecycleViolation, ProviderFactory, ProviderFixture } from './types.js';
 
 export interface ScheduleEnv {
@@ -23,6 +24,9 @@ export interface ScheduleEnv {
 export interface ScheduleOutcome {
   readonly violations: LifecycleViolation[];
   readonly cells: ReadonlySet<CoverageCell>;
+  /** The provider's registered capabilities, and whether a run it handed over offered steering / resume. */
+  readonly capabilities: SubagentCapabilities | undefined;
+  readonly offers: { readonly steer: boolean; readonly resume: boolean };
 }
 
 /** How long handles may take to close after everything was disposed (a child's pipes close just after it exits). */
@@ -50,7 +54,12 @@ export async function runSchedule(
         });
       }
     }
-    return { violations, cells: driver?.cells ?? new Set() };
+    return {
+      violations,
+      cells: driver?.cells ?? new Set(),
+      capabilities: driver?.capabilities,
+      offers: driver?.offers ?? { steer: false, resume: false },
+    };
   } finally {
     tracker.stop();
   }
@@ -72,7 +81,7 @@ async function driveSchedule(
   let finished: boolean;
   try {
     const subagents = requireSubagents(runtime, 'the lifecycle conformance suite');
-    const parent = await createDelegatingParent(runtime, scratch);
+    const parent = await createDelegatingParent(runtime, scratch, schedule.parent);
     const deep = schedule.runs.some((run) => run.refusal === 'unsafe-depth')
       ? await deepParent(runtime, scratch)
       : undefined;
@@ -81,6 +90,7 @@ async function driveSchedule(
       scheduler: s,
       scratch,
       outcomeOf: (lineage) => outcomeOfLineage(lineage) ?? 'complete',
+      askOf: (lineage) => driver?.askOf(lineage) ?? null,
       streamed: (lineage, text) => driver?.streamed(lineage, text),
       steered: (lineage, text) => driver?.steered(lineage, text),
     });

@@ -1,6 +1,11 @@
 import { deferred } from '../../harness/runtime/deferred.js';
-import type { ResolvedStartRequest, SubagentResult, SubagentRun } from '../../providers/seam/types.js';
-import type { Phase, RunPlan } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+import type {
+  ResolvedStartRequest,
+  SubagentResult,
+  SubagentRun,
+  SubagentStartRequest,
+} from '../../providers/seam/types.js';
+import type { Ask, Phase, RunPlan } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { LifecyclePromise } from './promises.js';
 import type { ConcreteRefusal } from './refusal-request.js';
 import type { LifecycleViolation } from './types.js';
@@ -100,6 +105,8 @@ export class RunTrace {
     readonly lineage: string,
     /** Set when the plan makes this a request the service must refuse. */
     readonly refusal: ConcreteRefusal | null,
+    /** The request path it takes (its capability advertised), and the fields that ask for it. */
+    readonly ask: { readonly ask: Ask; readonly fields: Partial<SubagentStartRequest> } | null = null,
   ) {
     this.givenUp = this.givingUp.promise;
   }

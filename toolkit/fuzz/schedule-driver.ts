@@ -12,7 +12,14 @@ import {
   type SubagentRun,
   type SubagentStartRequest,
 } from '../../providers/seam/types.js';
-import { runSpawnedBy, type LifecycleSchedule, type TimedAct } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+import {
+  runSpawnedBy,
+  type Ask,
+  type LifecycleSchedule,
+  type TimedAct,
+} from '../arbitraries/lifecycle-schedule-arbitrary.js';
+import type { NewSessionEvent, SessionEvent } from '../../harness/session/types.js';
+import { askFields, DENIED_TOOL } from './asks.js';
 import type { Act, CoverageCell } from './coverage.js';
 import { codeOf, describeError } from '../../harness/error-text.js';
 import { recordLifecycle, type LifecycleObservations } from './lifecycle-recorder.js';
@@ -58,6 +65,12 @@ export class ScheduleDriver {
   capabilitiesWidened = false;
   /** The parent's log and options as they were before any run started: no child may change them. */
   readonly parentBefore: { readonly events: string; readonly options: string };
+  /** What the parent itself appended to its log while its children ran (its own tool call and result). */
+  readonly parentOwnEvents: SessionEvent[] = [];
+  /** The lineage of every agent that ran DENIED_TOOL: none whose request denied it may be among them. */
+  readonly deniedToolRanFor: string[] = [];
+  /** Some run handed over offered `sendMessage` / `resume()`. */
+  readonly offers = { steer: false, resume: false };
   /** Per `subagent/start`: the child id, and whether the runtime's agent registry resolves it to that child (in-process). */
   readonly childIds: {
     readonly lineage: string;
@@ -79,7 +92,7 @@ export class ScheduleDriver {
     private readonly subagents: SubagentService,
     private readonly parents: DriverParents,
     private readonly fixture: ProviderFixture,
-    private readonly schedule: LifecycleSchedule,
+    readonly schedule: LifecycleSchedule,
     private readonly settleWaitMs: number,
   ) {
     this.observed = recordLifecycle(runtime.events, { start: schedule.startListener, end: schedule.endListener });
@@ -93,11 +106,22 @@ export class ScheduleDriver {
       const resolves = runtime.agents.get(info.childId)?.lineage === info.lineage;
       this.childIds.push({ lineage: info.lineage, childId: info.childId, resolves, inProcess });
     });
+    runtime.tools.register<Record<string, never>>({
+      name: DENIED_TOOL,
+      description: 'A tool every toolFilter request of the lifecycle suite denies.',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, { lineage }) => {
+        this.deniedToolRanFor.push(lineage);
+        return 'ran';
+      },
+    });
     this.traces = schedule.runs.map((plan, index) => {
       const spawnedBy = runSpawnedBy(index, plan.outcome);
       const refusal = plan.refusal === null ? null : concreteRefusal(plan.refusal, this.capabilities, index);
       const parent = refusal?.deepParent && parents.deep ? parents.deep : parents.parent;
-      const trace = new RunTrace(index, plan, spawnedBy, `${parent.lineage}/${spawnedBy}`, refusal);
+      const fields = refusal === null ? askFields(plan.ask, this.capabilities, parent.depth + 1) : null;
+      const ask = fields === null ? null : { ask: plan.ask as Ask, fields };
+      const trace = new RunTrace(index, plan, spawnedBy, `${parent.lineage}/${spawnedBy}`, refusal, ask);
       this.byLineage.set(trace.lineage, trace);
       return trace;
     });
@@ -146,8 +170,25 @@ export class ScheduleDriver {
     this.heard.set(lineage, [...(this.heard.get(lineage) ?? []), text]);
   }
 
+  /** The request path the run with this lineage takes (a child on a sibling's lineage is not the suite's). */
+  askOf(lineage: string): Ask | null {
+    return this.byLineage.get(lineage)?.ask?.ask ?? null;
+  }
+
+  /** Another run of this schedule was live (handed over, its result pending) at this moment. */
+  private siblingLive(trace: RunTrace): boolean {
+    return this.traces.some(
+      (other) => other !== trace && other.start.status === 'fulfilled' && other.result.status === 'pending',
+    );
+  }
+
   async drive(timeoutMs: number): Promise<LifecycleViolation[]> {
-    const work = Promise.all([...this.traces.map((trace) => this.driveRun(trace)), this.teardown(), this.removal()]);
+    const work = Promise.all([
+      ...this.traces.map((trace) => this.driveRun(trace)),
+      this.teardown(),
+      this.removal(),
+      this.parentToolCall(),
+    ]);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     try {
@@ -255,6 +296,8 @@ export class ScheduleDriver {
       return;
     }
     const owned = run;
+    if (owned.sendMessage) this.offers.steer = true;
+    if (owned.resume) this.offers.resume = true;
     const result = Promise.race([
       this.released(owned.result, `${trace.name}: caller sees the result`).catch(() => undefined),
       trace.givenUp,
@@ -326,7 +369,7 @@ export class ScheduleDriver {
     };
     const caller = { agentOptions: { maxSteps: 16 } };
     this.callerOptions.set(trace, caller);
-    const toolFilter = trace.refusal === null && this.capabilities.toolFilter ? { deny: ['shell'] } : undefined;
+    const toolFilter = trace.refusal === null && this.capabilities.toolFilter ? { deny: [DENIED_TOOL] } : undefined;
     const request: SubagentStartRequest = {
       prompt: `fuzz task for ${trace.spawnedBy}`,
       parent,
@@ -335,6 +378,7 @@ export class ScheduleDriver {
       label: trace.spawnedBy,
       agentOptions: caller.agentOptions as ChildAgentOptions,
       ...(toolFilter ? { toolFilter } : {}),
+      ...trace.ask?.fields,
       ...trace.refusal?.fields,
     };
     this.callerRequests.set(trace, { request, json: callerJson(request) });
@@ -400,6 +444,7 @@ export class ScheduleDriver {
   private steer(trace: RunTrace, run: SubagentRun): void {
     const text = `fuzz steering for ${trace.spawnedBy} #${trace.steered.length + 1}`;
     const phase = trace.phase;
+    if (this.siblingLive(trace)) this.cells.add('path:steer-beside-a-live-sibling');
     try {
       run.sendMessage?.(text);
       trace.steered.push({ text, phase });
@@ -417,6 +462,7 @@ export class ScheduleDriver {
   private async followUp(trace: RunTrace, run: SubagentRun, n: number): Promise<void> {
     const followUp = new FollowUp();
     trace.followUps.push(followUp);
+    if (this.siblingLive(trace)) this.cells.add('path:resume-beside-a-live-sibling');
     let next: SubagentRun;
     try {
       next = await (run.resume as NonNullable<SubagentRun['resume']>).call(
@@ -553,6 +599,39 @@ export class ScheduleDriver {
       }
       return this.parents.parent.dispose();
     });
+  }
+
+  /**
+   * The parent makes its own tool call while its children run, as a real parent does: it answers
+   * its delegation call and calls one more tool. Only these events may join its log.
+   */
+  private async parentToolCall(): Promise<void> {
+    const plan = this.schedule.parentToolCall;
+    const first = this.traces[0];
+    if (plan === null || first === undefined) return;
+    await this.when(
+      first,
+      plan,
+      'parent-tool-call',
+      'the parent answers its delegation call and calls a tool of its own',
+      () => {
+        const { session } = this.parents.parent;
+        if (session.closed) return;
+        if (this.traces.some((trace) => trace.mayOwnSomething)) this.cells.add('path:parent-own-tool-call');
+        const open = session.events.findLast((event) => event.type === 'turn/start');
+        const turn = open?.type === 'turn/start' ? open.data.turn : 1;
+        const call = { type: 'tool-call' as const, id: 'call_own', name: 'read', arguments: '{}' };
+        const own: NewSessionEvent[] = [
+          { type: 'tool/result', data: { turn, step: 1, id: 'call_delegate', output: 'delegated', isError: false } },
+          { type: 'step/end', data: { turn, step: 1, finish: 'tool-calls' } },
+          { type: 'step/start', data: { turn, step: 2 } },
+          { type: 'assistant/message', data: { turn, step: 2, content: [call] } },
+          { type: 'tool/call', data: { turn, step: 2, id: 'call_own', name: 'read', args: {} } },
+          { type: 'tool/result', data: { turn, step: 2, id: 'call_own', output: 'two packages', isError: false } },
+        ];
+        for (const event of own) this.parentOwnEvents.push(session.append(event));
+      },
+    );
   }
 
   private async removal(): Promise<void> {

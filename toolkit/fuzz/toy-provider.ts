@@ -216,9 +216,19 @@ export class ToyRun implements SubagentRun {
   }
 
   protected finalResult(): SubagentResult {
-    return this.outcome === 'child-error'
-      ? { output: this.streamedText, stopReason: 'error', diagnostic: 'the toy child failed, as scripted' }
-      : { output: `${this.streamedText} done`, stopReason: 'completed' };
+    switch (this.outcome) {
+      case 'child-error':
+        return { output: this.streamedText, stopReason: 'error', diagnostic: 'the toy child failed, as scripted' };
+      case 'max-tokens':
+      case 'refusal':
+        return {
+          output: this.streamedText,
+          stopReason: this.outcome,
+          diagnostic: `the toy child's turn ended ${this.outcome}, as scripted`,
+        };
+      default:
+        return { output: `${this.streamedText} done`, stopReason: 'completed' };
+    }
   }
 
   private async play(): Promise<void> {

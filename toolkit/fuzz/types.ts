@@ -3,6 +3,7 @@ import type { Runtime } from '../../harness/runtime.js';
 import type { SubagentProvider } from '../../providers/seam/types.js';
 import type { LifecyclePromise } from './promises.js';
 import type {
+  Ask,
   ChildOutcome,
   LifecycleSchedule,
   LifecycleScheduleConstraints,
@@ -25,6 +26,12 @@ export interface FixtureContext {
   readonly scheduler: fc.Scheduler;
   /** What the child of the run with this lineage is scripted to do (the suite names runs `r<i>-<outcome>`). */
   outcomeOf(lineage: string): ChildOutcome;
+  /**
+   * The request path the run with this lineage takes, when it needs the child's part: on
+   * `tool-filter-denied-call` its model calls `DENIED_TOOL` (which the request denies) anyway; on
+   * `output-schema-valid` / `-invalid` it reports `VALID_ANSWER` / `INVALID_ANSWER`. Null otherwise.
+   */
+  askOf(lineage: string): Ask | null;
   /** A scratch directory for this schedule (removed with the suite's temp root). */
   readonly scratch: string;
   /**
@@ -62,8 +69,15 @@ export interface ProviderFactory {
    * line: `nestcast fuzz --provider <module>`. Built-in providers are rerun by name instead.
    */
   readonly module?: string;
-  /** Outcomes `create` can script. Default: all four. */
+  /** Outcomes `create` can script. Default: all six. */
   readonly outcomes?: readonly ChildOutcome[];
+  /**
+   * Whether the fixture reports its children's output as it streams (`context.streamed`), so that
+   * `partial-output-kept` can be checked. Default true: then a run in which no cancel came after a
+   * reported chunk fails. Set false only for a provider that hands over no output before its
+   * child ends; the coverage table then shows the path as not claimed.
+   */
+  readonly streams?: boolean;
   create(context: FixtureContext): ProviderFixture | Promise<ProviderFixture>;
   /** Replaces the suite's runtime (e.g. to bring your own event bus). Must load the `subagents` service. */
   createRuntime?(sessionsRoot: string): Promise<Runtime>;
@@ -97,13 +111,17 @@ export interface LifecycleViolation {
    * Stable id of the promise (`LIFECYCLE_PROMISES`), e.g. `start-before-end`; `suite-error` when
    * the suite itself failed.
    */
-  readonly promise: LifecyclePromise | 'suite-error';
+  readonly promise: LifecyclePromise | 'suite-error' | 'paths-reached';
   readonly message: string;
 }
 
 export interface ConformanceFailure {
-  /** `provider`: a promise broke. `suite`: the suite itself blew up at `step`, a bug to report with the seed and path. */
-  readonly kind: 'provider' | 'suite';
+  /**
+   * `provider`: a promise broke. `suite`: the suite itself blew up at `step`, a bug to report with
+   * the seed and path. `coverage`: every schedule passed, but a path the provider claims was never
+   * reached (`paths-reached`), so its checks never ran: run more schedules.
+   */
+  readonly kind: 'provider' | 'suite' | 'coverage';
   readonly seed: number;
   readonly path: string;
   readonly schedule: LifecycleSchedule;
@@ -125,7 +143,9 @@ export interface ConformanceReport {
   readonly schedules: number;
   readonly seed: number;
   readonly elapsedMs: number;
-  /** Per phase × act cell (`act@phase`), how many schedules reached it; see `expectedCells`. */
+  /** Per phase × act cell (`act@phase`) and per path (`path:...`), how many schedules reached it; see `expectedCells`. */
   readonly coverage: Readonly<Record<string, number>>;
+  /** The paths the provider claims (`claimedPaths`): each must have been reached, or the run fails (`coverage`). */
+  readonly claimedPaths: readonly string[];
   readonly failure?: ConformanceFailure;
 }

@@ -37,6 +37,11 @@ import timerOutlivesDispose from './timer-outlives-dispose.js';
 import unrefTimerOutlivesDispose from './unref-timer-outlives-dispose.js';
 import unknownResultShape from './unknown-result-shape.js';
 import unsafeChildDepth from './unsafe-child-depth.js';
+import ignoresOutputSchema from './ignores-output-schema.js';
+import ignoresToolFilter from './ignores-tool-filter.js';
+import steersTheWrongSibling from './steers-the-wrong-sibling.js';
+import answersTheParentsToolCall from './answers-the-parents-tool-call.js';
+import reportsMaxTokensAsError from './reports-max-tokens-as-error.js';
 
 export { clearLeakedTimers } from './timer-outlives-dispose.js';
 export { clearLeakedUnrefTimers } from './unref-timer-outlives-dispose.js';
@@ -82,4 +87,9 @@ export const MUTANTS: readonly Mutant[] = [
   leavesListenerOnSignal,
   wrongChildDepthInHeader,
   writesIntoParentLog,
+  ignoresOutputSchema,
+  ignoresToolFilter,
+  steersTheWrongSibling,
+  answersTheParentsToolCall,
+  reportsMaxTokensAsError,
 ];
