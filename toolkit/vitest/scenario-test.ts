@@ -1,8 +1,12 @@
 import { resolve } from 'node:path';
-import { expect, test } from 'vitest';
+import { test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
-import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
-import { describeFailures } from '../scenarios/scenario-report.js';
+import {
+  assertScenarioPassed,
+  runScenario,
+  type RunScenarioOptions,
+  type ScenarioReport,
+} from '../scenarios/run-scenario.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { killIfBlocked } from '../scenarios/verdict/blocked-thread-watchdog.js';
 import { importTimeout, scenarioTimeout } from '../scenarios/verdict/scenario-deadline.js';
@@ -45,9 +49,12 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
   );
 }
 
-/** Fails with the report's failures, one block per failure, then the harness log, as vitest output. */
+/**
+ * Fails with the report's failures (each headline once, what it caused listed under it, then the
+ * harness log) as the error's message: an assertion against '' would print them twice, as message and as diff.
+ */
 export function expectScenarioToPass(report: ScenarioReport): void {
-  expect(describeFailures(report), `scenario ${report.name} failed`).toBe('');
+  assertScenarioPassed(report);
 }
 
 /**

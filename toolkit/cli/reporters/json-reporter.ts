@@ -1,13 +1,17 @@
+import { failureGroups } from '../../scenarios/group-failures.js';
 import type { Reporter } from './reporter.js';
 
 export const JSON_REPORT_FORMAT = 'nestcast-run-report';
 
-/** One JSON document: totals, then per scenario its verdict, sessions, model calls, duration, failures and a failed run's harness log. */
+/**
+ * One JSON document: totals, then per scenario its verdict, sessions, model calls, duration,
+ * failures (each headline with the failures it caused as its `consequences`) and a failed run's harness log.
+ */
 export const jsonReporter: Reporter = ({ reports, startedAt, durationMs }) => {
   const failed = reports.filter((report) => !report.passed).length;
   const document = {
     format: JSON_REPORT_FORMAT,
-    version: 1,
+    version: 2,
     startedAt,
     durationMs: Math.round(durationMs),
     scenarios: { total: reports.length, passed: reports.length - failed, failed },
@@ -19,7 +23,13 @@ export const jsonReporter: Reporter = ({ reports, startedAt, durationMs }) => {
       sessions: report.sessions,
       modelCalls: report.modelCalls,
       durationMs: Math.round(report.durationMs),
-      failures: report.failures.map(({ code, message }) => ({ code, message })),
+      failures: failureGroups(report.failures).map(({ headline, consequences }) => ({
+        code: headline.code,
+        message: headline.message,
+        ...(consequences.length > 0
+          ? { consequences: consequences.map(({ code, message }) => ({ code, message })) }
+          : {}),
+      })),
       ...(report.log !== undefined ? { log: report.log } : {}),
     })),
   };
