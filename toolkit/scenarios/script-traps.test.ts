@@ -28,13 +28,16 @@ function withScript(
 }
 
 describe('no silent traps in authored scripts', () => {
-  it('replaying a recording whose script was edited since fails with SCRIPT_CHANGED, and the record command it names fixes it', async () => {
+  it('replaying a recording whose script was edited since fails with SCRIPT_CHANGED naming the session and turn that changed, and the record command it names fixes it', async () => {
     expect(codes(await runScenario(helloChild, { mode: 'record', recordingsDir }))).toEqual([]);
     const edited = withScript({ ...helloChild.script!.lineages, 'main/call_hello': [{ text: 'Bonjour!' }] });
 
     const replay = await runScenario(edited, { mode: 'replay', recordingsDir });
     expect(codes(replay)).toEqual(['SCRIPT_CHANGED']);
     expect(replay.failures[0]?.message).toContain('Re-record with: nestcast record hello-child');
+    expect(replay.failures[0]?.message).toContain(
+      'What changed: session "main/call_hello" turn 1: recorded "Hello!", the script now "Bonjour!".',
+    );
 
     expect(codes(await runScenario(edited, { mode: 'record', recordingsDir }))).toEqual([]);
     expect(codes(await runScenario(edited, { mode: 'replay', recordingsDir }))).toEqual([]);

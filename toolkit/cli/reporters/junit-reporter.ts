@@ -4,15 +4,17 @@ import type { Reporter } from './reporter.js';
 
 /**
  * JUnit XML as GitHub (test-reporter actions), GitLab (`artifacts:reports:junit`) and Jenkins
- * (`junit`) read it: one `<testsuite>`, one `<testcase>` per scenario, a `<failure>` per failing
+ * (`junit`) read it: one `<testsuite>`, one `<testcase>` per scenario (its `file` the scenario's
+ * file, which GitHub's annotations point at), a `<failure>` per failing
  * one whose `type` is the headline failure's code and whose text holds every failure, the ones it
  * caused listed under it, and the harness log.
  */
-export const junitReporter: Reporter = ({ reports, startedAt, durationMs }) => {
+export const junitReporter: Reporter = ({ reports, startedAt, durationMs, files }) => {
   const failed = reports.filter((report) => !report.passed).length;
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
   const cases = reports.map((report) => {
-    const open = `    <testcase classname="nestcast.scenarios" name="${xml(report.name)}" time="${seconds(report.durationMs)}"`;
+    const file = files?.[report.name];
+    const open = `    <testcase classname="nestcast.scenarios" name="${xml(report.name)}"${file === undefined ? '' : ` file="${xml(file)}"`} time="${seconds(report.durationMs)}"`;
     const [first] = report.failures;
     if (report.passed || first === undefined) return `${open}/>`;
     const text = describeFailures(report);
