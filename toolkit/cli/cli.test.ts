@@ -56,7 +56,7 @@ describe('nestcast', () => {
     expect(NESTCAST_VERSION).toBe(pkg.version);
   });
 
-  it.each(['run', 'record', 'inspect', 'show', 'fuzz', 'model-server'])(
+  it.each(['run', 'record', 'inspect', 'show', 'fuzz', 'model-server', 'merge-reports'])(
     'prints the help of %s on stdout',
     async (command) => {
       const io = memoryIo();

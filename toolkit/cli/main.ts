@@ -21,6 +21,11 @@ const COMMANDS: readonly {
     load: async () => (await import('./commands/record.js')).recordCommand,
   },
   {
+    name: 'merge-reports',
+    summary: 'Merge the JSON reports of a sharded run into one JSON, JUnit file and HTML index',
+    load: async () => (await import('./commands/merge-reports.js')).mergeReportsCommand,
+  },
+  {
     name: 'inspect',
     summary: 'Show a recording at a glance: sessions, calls, provenance',
     load: async () => (await import('./commands/inspect.js')).inspectCommand,

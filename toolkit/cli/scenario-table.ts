@@ -1,7 +1,12 @@
+import { failureGroups, failureSummary } from '../scenarios/group-failures.js';
 import type { ScenarioReport } from '../scenarios/run-scenario.js';
+import { consequencesLine } from '../scenarios/scenario-report.js';
 import type { Paint } from './io.js';
 
-/** `✓ spawn-one  2 sessions  3 model calls  41 ms`, then each failure indented, then a failed run's harness log. */
+/**
+ * `✓ spawn-one  2 sessions  3 model calls  41 ms`, then each headline failure indented with the
+ * failures it caused under it (first lines only), then a failed run's harness log.
+ */
 export function progressLine(report: ScenarioReport, p: Paint): string {
   const mark = report.passed ? p.green('✓') : p.red('✗');
   const facts = p.dim(
@@ -9,7 +14,12 @@ export function progressLine(report: ScenarioReport, p: Paint): string {
   );
   const lines = [`${mark} ${report.name}  ${facts}`];
   for (const note of report.notes ?? []) lines.push(indent(`${p.yellow('note')} ${note}`, '    '));
-  for (const failure of report.failures) lines.push(indent(`${p.red(failure.code)} ${failure.message}`, '    '));
+  for (const { headline, consequences } of failureGroups(report.failures)) {
+    lines.push(indent(`${p.red(headline.code)} ${headline.message}`, '    '));
+    if (consequences.length > 0) lines.push(indent(p.dim(consequencesLine(consequences.length)), '    '));
+    for (const failure of consequences)
+      lines.push(indent(`- ${p.yellow(failure.code)} ${failureSummary(failure.message)}`, '      '));
+  }
   if (report.log !== undefined)
     lines.push(indent([p.dim('harness log:'), ...report.log.map((line) => `  ${line}`)].join('\n'), '    '));
   return `${lines.join('\n')}\n`;

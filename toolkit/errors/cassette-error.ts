@@ -42,10 +42,17 @@ export interface FailedCall {
 /** Every record/replay failure. Messages name the place (file:line, lineage, call) and the fix. */
 export class CassetteError extends NestcastError<CassetteErrorCode> {
   readonly failedCall?: FailedCall;
+  /** The sessions a failure about no one call names (UNCONSUMED_CALLS: those with calls left). */
+  readonly sessions?: readonly string[];
 
-  constructor(code: CassetteErrorCode, message: string, options?: { cause?: unknown; failedCall?: FailedCall }) {
+  constructor(
+    code: CassetteErrorCode,
+    message: string,
+    options?: { cause?: unknown; failedCall?: FailedCall; sessions?: readonly string[] },
+  ) {
     super(code, message, options);
     if (options?.failedCall !== undefined) this.failedCall = options.failedCall;
+    if (options?.sessions !== undefined) this.sessions = options.sessions;
   }
 }
 

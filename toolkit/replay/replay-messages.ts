@@ -64,6 +64,7 @@ export function unconsumedCalls(sessions: readonly Consumption[], context: Messa
     'UNCONSUMED_CALLS',
     `The run ended with recorded model calls nobody requested (${context.location}):\n${list}\n` +
       `The code now makes fewer calls than when it was recorded; if that is intended, re-record with: ${context.recordHint}`,
+    { sessions: sessions.map((s) => s.lineage) },
   );
 }
 

@@ -5,6 +5,8 @@ import { historySummary, summarizeRequest } from '../cassette/request-summary.js
 import { protocolById } from '../protocols/registry.js';
 import type { Cassette } from '../cassette/types.js';
 import { readCallStream } from './call-stream.js';
+import { failureGroups, type FailureGroup } from '../scenarios/group-failures.js';
+import type { ScenarioFailure } from '../scenarios/scenario-failure.js';
 import { laneTree, type LanePlace } from './lane-tree.js';
 import { BACKGROUND_START } from './recorded-clock.js';
 import {
@@ -33,7 +35,7 @@ export interface ReportInput {
   readonly sessions: readonly SessionLog[];
   readonly cassette?: Cassette;
   readonly modelCalls: number;
-  readonly failures: readonly { readonly code: string; readonly message: string; readonly failedCall?: FailedCall }[];
+  readonly failures: readonly ScenarioFailure[];
 }
 
 /** Long outputs are cut so that a page stays small; the cassette and the transcripts keep the whole text. */
@@ -68,7 +70,7 @@ export function buildReportData(input: ReportInput): ReportData {
       modelCalls: input.modelCalls,
     },
     span,
-    failures: input.failures.map(reportFailure),
+    failures: failureGroups(input.failures).map(reportFailure),
     sessions: lanes,
   };
 }
@@ -242,20 +244,25 @@ function endTurn(
 ): void {
   const { error } = end;
   const last = modelCalls.at(-1);
+  // The client's error for a call the replay refused only quotes the failure the page shows already.
+  const refused = last !== undefined && last.turn === end.turn && last.failed;
+  const diagnostic = refused
+    ? `the replay refused model call ${last.call}: see the failure above`
+    : error && `${error.code}: ${error.message}`;
   if (
-    error !== undefined &&
+    diagnostic !== undefined &&
     last !== undefined &&
     last.turn === end.turn &&
     last.finish === 'error' &&
     last.error === null
   ) {
-    last.error = `${error.code}: ${error.message}`;
+    last.error = diagnostic;
   }
   if (end.reason === 'aborted' || end.reason === 'error') {
     marks.push({
       kind: end.reason === 'aborted' ? 'cancel' : 'error',
       time,
-      label: `turn ${end.turn} ${end.reason}${error ? `: ${error.code} ${error.message}` : ''}`,
+      label: `turn ${end.turn} ${end.reason}${diagnostic ? `: ${diagnostic}` : ''}`,
     });
   }
 }
@@ -282,11 +289,12 @@ function linkLanes(lanes: Mutable<ReportSession>[]): void {
   }
 }
 
-function reportFailure(failure: ReportInput['failures'][number]): ReportFailure {
+function reportFailure({ headline: failure, consequences }: FailureGroup): ReportFailure {
   const where = failure.failedCall;
   return {
     code: failure.code,
     message: failure.message,
+    consequences: consequences.map(({ code, message }) => ({ code, message })),
     ...(where === undefined ? {} : { lineage: where.lineage, call: where.call }),
     ...(where?.divergence === undefined
       ? {}

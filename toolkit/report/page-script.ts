@@ -66,7 +66,8 @@ export const PAGE_SCRIPT = `(function () {
           el('dt', { text: 'live' }), el('dd', { class: 'live', text: failure.divergence.live })
         ]));
       }
-      parts.push(el('pre', { text: failure.message }));
+      // The failure's text is on the page once, above: the panel points at it.
+      parts.push(el('a', { href: '#failures-heading', text: 'the failure and what it caused' }));
       note = el('div', { class: 'failed-note', role: 'alert' }, parts);
     }
     return [

@@ -20,6 +20,8 @@ a { color: var(--model-ink); }
 .verdict.none { color: var(--muted); }
 .failures { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
 .failure { margin: 6px 0; }
+.caused { margin: 6px 0 2px; }
+.consequences { margin: 0; padding-left: 20px; font-size: 13px; }
 .failure pre, .details pre { white-space: pre-wrap; word-break: break-word; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px; margin: 4px 0; max-height: 24em; overflow: auto; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .divergence { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 6px 0; }
 .divergence dt { font-weight: 700; }

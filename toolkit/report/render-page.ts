@@ -1,4 +1,6 @@
 import { DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs, pageHead } from './html.js';
+import { failureSummary } from '../scenarios/group-failures.js';
+import { consequencesLine } from '../scenarios/scenario-report.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportToolCall } from './types.js';
 
@@ -74,10 +76,22 @@ function renderFailures(data: ReportData): string {
         : '';
     return `<div class="failure"><strong>${escapeHtml(failure.code)}</strong>${where}${jump}
 ${divergence === undefined ? '' : renderDivergence(divergence)}
-<pre>${escapeHtml(failure.message)}</pre></div>`;
+<pre>${escapeHtml(failure.message)}</pre>${renderConsequences(failure.consequences)}</div>`;
   });
-  return `<section class="failures" aria-labelledby="failures-heading"><h2 id="failures-heading">${data.failures.length} failure${data.failures.length === 1 ? '' : 's'}</h2>
+  const caused = data.failures.reduce((sum, failure) => sum + failure.consequences.length, 0);
+  const heading = `${data.failures.length} failure${data.failures.length === 1 ? '' : 's'}${caused === 0 ? '' : ` (and ${caused} caused by ${data.failures.length === 1 ? 'it' : 'them'})`}`;
+  return `<section class="failures" aria-labelledby="failures-heading"><h2 id="failures-heading">${heading}</h2>
 ${items.join('\n')}</section>`;
+}
+
+/** What a failure caused, one line each: their full text would only restate the failure. */
+function renderConsequences(consequences: ReportData['failures'][number]['consequences']): string {
+  if (consequences.length === 0) return '';
+  const items = consequences.map(
+    (failure) => `<li><strong>${escapeHtml(failure.code)}</strong> ${escapeHtml(failureSummary(failure.message))}</li>`,
+  );
+  return `<p class="caused">${escapeHtml(consequencesLine(consequences.length))}</p>
+<ul class="consequences">${items.join('')}</ul>`;
 }
 
 function renderDivergence(divergence: NonNullable<ReportData['failures'][number]['divergence']>): string {

@@ -113,6 +113,7 @@ export const reportDataSchema: JsonSchema = object({
       {
         code: text,
         message: text,
+        consequences: { type: 'array', items: object({ code: text, message: text }) },
         lineage: text,
         call: turnOrStep,
         divergence: object({ path: text, recorded: text, live: text }),

@@ -7,7 +7,7 @@ import type { StepFinish, TurnEndReason, Usage } from '../../harness/session/typ
  * `reportDataSchema` before it is written; docs/report.md documents every field.
  */
 export const REPORT_FORMAT = 'nestcast-report';
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
 /** Where the time axis comes from: the run's own clock, or the recording's per-event delays. */
 export type ReportTiming = 'run' | 'recorded';
@@ -39,13 +39,21 @@ export interface ReportScenario {
   readonly modelCalls: number;
 }
 
+/** A headline failure: the run's first divergence, or a failure with a cause of its own. */
 export interface ReportFailure {
   readonly code: string;
   readonly message: string;
+  /** The failures it caused (transcripts, expectations, its sessions' later failures), listed under it. */
+  readonly consequences: readonly ReportConsequence[];
   /** The model call the failure is about, when it is about one. */
   readonly lineage?: string;
   readonly call?: number;
   readonly divergence?: ReportDivergence;
+}
+
+export interface ReportConsequence {
+  readonly code: string;
+  readonly message: string;
 }
 
 /** The first place the live request differs from the recorded one; values as JSON text. */
@@ -171,6 +179,7 @@ export interface ReportIndexEntry {
   readonly durationMs: number | null;
   readonly sessions: number;
   readonly modelCalls: number;
+  /** Headline failures: the ones a failure before them did not cause. */
   readonly failures: number;
   /** Code of the first failure, if any. */
   readonly firstFailure: string | null;

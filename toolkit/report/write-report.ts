@@ -4,7 +4,13 @@ import { renderIndexPage } from './render-index.js';
 import { renderScenarioPage } from './render-page.js';
 import { ReportError } from './report-error.js';
 import { checkReportData, checkReportIndex } from './report-schema.js';
-import { REPORT_FORMAT, REPORT_VERSION, type ReportData, type ReportIndexData } from './types.js';
+import {
+  REPORT_FORMAT,
+  REPORT_VERSION,
+  type ReportData,
+  type ReportIndexData,
+  type ReportIndexEntry,
+} from './types.js';
 import { writeReportFiles, type ReportFile, type WriteReportOptions } from './write-report-files.js';
 
 export const INDEX_FILE = 'index.html';
@@ -70,6 +76,35 @@ export async function writeReport(
     index: join(dir, INDEX_FILE),
     pages: pages.map(({ name, data }) => ({ name: data.scenario.name, path: join(dir, name), data })),
   };
+}
+
+/**
+ * Only the index page, for scenarios whose pages were written elsewhere with the same names
+ * (the `--report` folders of a run's shards, put together): `nestcast merge-reports --html`.
+ */
+export async function writeReportIndex(
+  dir: string,
+  scenarios: readonly Omit<ReportIndexEntry, 'file'>[],
+  options: WriteReportOptions = {},
+): Promise<string> {
+  const names = pageNames(scenarios.map((scenario) => scenario.name));
+  const index: ReportIndexData = {
+    format: REPORT_FORMAT,
+    version: REPORT_VERSION,
+    scenarios: scenarios.map((scenario, position) => ({ ...scenario, file: names[position] as string })),
+  };
+  const checked = checkReportIndex(index);
+  if (!checked.ok)
+    throw new ReportError(
+      'REPORT_INVALID',
+      `The report index does not match its schema: ${checked.problem}. This is a bug in nestcast; please report it.`,
+    );
+  await writeReportFiles(
+    dir,
+    [{ name: INDEX_FILE, text: renderIndexPage(index), data: JSON.stringify(index) }],
+    options,
+  );
+  return join(dir, INDEX_FILE);
 }
 
 /** `<scenario>.html`, file-name safe and never `index.html`; a clash gets `-2`, `-3`… */

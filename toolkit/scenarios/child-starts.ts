@@ -39,7 +39,7 @@ export function watchChildStarts(mode: 'record' | 'replay'): ChildStarts {
           new ScenarioError(
             'CHILD_NOT_STARTED',
             `the ACP child for session "${spec.lineage}" ${describeExit(exit, spec.command, { path: spec.env['PATH'], cwd: spec.cwd })}. ${fix}`,
-            { cause: exit.spawnError },
+            { cause: exit.spawnError, sessions: [spec.lineage] },
           ),
       ),
   };

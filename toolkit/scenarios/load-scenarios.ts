@@ -19,6 +19,11 @@ export async function listScenarios(dir: string): Promise<string[]> {
   return [...(await scenarioFiles(dir)).keys()].sort();
 }
 
+/** Scenario name → its file name in `dir` (`hello-child.scenario.ts`), for reports that point at it. */
+export async function listScenarioFiles(dir: string): Promise<ReadonlyMap<string, string>> {
+  return scenarioFiles(dir);
+}
+
 /** Scenario name → its file in `dir`; one name in two files is refused, since either could be meant. */
 async function scenarioFiles(dir: string): Promise<Map<string, string>> {
   let entries: string[];

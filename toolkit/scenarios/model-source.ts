@@ -28,6 +28,7 @@ import { apiKeyVariable, DEFAULT_KEY_VARIABLE } from './api-key-variable.js';
 import { watchChildStarts } from './child-starts.js';
 import { ScenarioError } from './scenario-error.js';
 import { scriptFingerprint } from '../authored/script-fingerprint.js';
+import { scriptChanges } from './script-changes.js';
 import type { AuthoredScript } from '../authored/types.js';
 
 const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
@@ -270,11 +271,16 @@ function refuseChangedScript(scenario: ScenarioDefinition, cassette: Cassette, r
   if (recordedFrom === undefined || cassette.location === undefined) return;
   const now = scenario.script === undefined ? undefined : scriptFingerprint(scenario.script);
   if (now === recordedFrom) return;
+  const changes = scriptChanges(scenario.script as AuthoredScript | undefined, cassette);
+  const what =
+    changes.length === 0
+      ? 'No session answers differently: the change is elsewhere in the script (its model name, say). '
+      : `What changed: ${changes.join('; ')}. `;
   throw new ScenarioError(
     'SCRIPT_CHANGED',
     `${now === undefined ? 'The scenario no longer has the authored script' : 'The authored script changed since'} ${cassette.location} was recorded from it ` +
       `(script fingerprint ${recordedFrom.slice(0, 12)} then, ${now === undefined ? 'none' : now.slice(0, 12)} now), so the recording no longer says what the script says. ` +
-      `Re-record with: ${recordHint}`,
+      `${what}Re-record with: ${recordHint}`,
   );
 }
 

@@ -13,10 +13,11 @@ import { closeRunFolders, openRunFolders } from './run-phases/run-folders.js';
 import { refuseToSave } from './run-phases/save-recording.js';
 import { refuseLinks } from '../recording-folder/refuse-links.js';
 import { lockRecording, tookOverSentence, type RecordingLock } from '../recording-folder/recording-lock.js';
-import { ScenarioError } from './scenario-error.js';
+import { ScenarioFailedError } from './scenario-error.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import { isProgramScenario, type HarnessScenario, type ScenarioDefinition } from './types.js';
 import { openProgramRun, type ProgramRun } from './program/program-run.js';
+import { groupByCause } from './group-failures.js';
 import type { Interruption } from './verdict/interruption.js';
 import { describeFailures } from './scenario-report.js';
 import { scenarioDeadline, scenarioTimeout } from './verdict/scenario-deadline.js';
@@ -136,7 +137,7 @@ export async function runScenario(
     sessions: tally.sessions,
     modelCalls: tally.modelCalls,
     passed: failures.all.length === 0,
-    failures: failures.all,
+    failures: groupByCause(failures.all),
     durationMs: performance.now() - started,
     wroteTranscripts: tally.wroteTranscripts,
     ...(failures.all.length > 0 && log.lines.length > 0 ? { log: [...log.lines] } : {}),
@@ -152,7 +153,7 @@ export async function runScenario(
 export function assertScenarioPassed(report: ScenarioReport): void {
   if (report.passed) return;
   const [first] = report.failures;
-  throw new ScenarioError(
+  throw new ScenarioFailedError(
     first?.code ?? 'ERROR',
     describeFailures(report),
     first?.cause !== undefined ? { cause: first.cause } : undefined,

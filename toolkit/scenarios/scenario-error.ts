@@ -36,4 +36,37 @@ export type ScenarioErrorCode =
  * A scenario that could not run, or ran and did not behave as recorded and expected. Thrown by
  * `assertScenarioPassed`, its code is the first failure's, whatever layer it came from.
  */
-export class ScenarioError extends NestcastError<ScenarioFailureCode> {}
+export class ScenarioError extends NestcastError<ScenarioFailureCode> {
+  /** The sessions the failure is about, when it is about some (CHILD_NOT_STARTED: the child's). */
+  readonly sessions?: readonly string[];
+
+  constructor(code: ScenarioFailureCode, message: string, options?: { cause?: unknown; sessions?: readonly string[] }) {
+    super(code, message, options);
+    if (options?.sessions !== undefined) this.sessions = options.sessions;
+  }
+}
+
+/**
+ * What `assertScenarioPassed` throws: its message holds every failure already, the cause's text
+ * included, so as data (how vitest moves an error between threads before printing it) the cause
+ * is named by its code instead of being printed a second time. In the process, `cause` is the error.
+ */
+export class ScenarioFailedError extends ScenarioError {
+  constructor(code: ScenarioFailureCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'ScenarioError';
+  }
+
+  toJSON(): Record<string, unknown> {
+    const causeCode = (this.cause as { code?: unknown } | undefined)?.code;
+    return {
+      name: this.name,
+      message: this.message,
+      stack: this.stack,
+      code: this.code,
+      ...(this.cause === undefined
+        ? {}
+        : { cause: `${typeof causeCode === 'string' ? causeCode : 'the error'} above` }),
+    };
+  }
+}

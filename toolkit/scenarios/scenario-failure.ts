@@ -26,6 +26,10 @@ export interface ScenarioFailure {
   readonly message: string;
   /** The model call a replay failure is about (REQUEST_MISMATCH, CASSETTE_EXHAUSTED, UNRECORDED_SESSION). */
   readonly failedCall?: FailedCall;
+  /** The sessions a failure about no one call names (a turn's error, unconsumed calls): what ties it to its cause. */
+  readonly sessions?: readonly string[];
+  /** Caused by the failure before it that is not one (see `groupByCause`): reporters list it under that one, in short. */
+  readonly consequence?: true;
   /**
    * The error this failure was made from, in the process that ran the scenario. Not enumerable:
    * a report stays plain data (a worker sends it as JSON, reporters print code and message).
@@ -39,12 +43,18 @@ export interface FailureList {
   add(
     code: ScenarioFailureCode,
     message: string,
-    from?: { readonly failedCall?: FailedCall; readonly cause?: unknown },
+    from?: { readonly failedCall?: FailedCall; readonly sessions?: readonly string[]; readonly cause?: unknown },
   ): void;
   /** A thrown value as a failure with its own code and the value as its cause. */
   addThrown(error: unknown): void;
   /** Puts failures before all others, unmerged: the causes the others only show the effect of. */
-  lead(causes: readonly { readonly code: ScenarioFailureCode; readonly message: string }[]): void;
+  lead(
+    causes: readonly {
+      readonly code: ScenarioFailureCode;
+      readonly message: string;
+      readonly sessions?: readonly string[];
+    }[],
+  ): void;
 }
 
 export function failureList(scenario: string): FailureList {
@@ -54,6 +64,7 @@ export function failureList(scenario: string): FailureList {
       code,
       message: `${scenario}: ${message}`,
       ...(from.failedCall !== undefined ? { failedCall: from.failedCall } : {}),
+      ...(from.sessions !== undefined ? { sessions: from.sessions } : {}),
     };
     // Once per scenario: a client that retries meets the same replay failure several times.
     if (all.some((seen) => seen.code === failure.code && seen.message === failure.message)) return;
@@ -65,7 +76,13 @@ export function failureList(scenario: string): FailureList {
     add,
     addThrown: (error) => add(codeOf(error), error instanceof Error ? error.message : String(error), { cause: error }),
     lead: (causes) =>
-      void all.unshift(...causes.map(({ code, message }) => ({ code, message: `${scenario}: ${message}` }))),
+      void all.unshift(
+        ...causes.map(({ code, message, sessions }) => ({
+          code,
+          message: `${scenario}: ${message}`,
+          ...(sessions !== undefined ? { sessions } : {}),
+        })),
+      ),
   };
 }
 

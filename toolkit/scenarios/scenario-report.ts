@@ -1,5 +1,6 @@
 import { knownSecrets } from '../secrets/known-secrets.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { failureGroups, failureSummary, type FailureGroup } from './group-failures.js';
 import type { ScenarioFailureCode, ScenarioReport } from './run-scenario.js';
 
 // What a report says, in a module of its own: the CLI's reporters and the parent of workers use
@@ -26,11 +27,25 @@ export function failedReport(
 }
 
 /**
- * Every failure as `[CODE] message`, then the harness log of the run, if it kept one (an ACP
- * child's stderr, say), with every known secret masked: this is what vitest and thrown errors show.
+ * Every headline failure as `[CODE] message`, the failures it caused listed under it by their
+ * first line, then the harness log of the run, if it kept one (an ACP child's stderr, say), with
+ * every known secret masked: this is what vitest and thrown errors show.
  */
 export function describeFailures(report: ScenarioReport): string {
-  const blocks = report.failures.map((failure) => `[${failure.code}] ${failure.message}`);
+  const blocks = failureGroups(report.failures).map(describeGroup);
   if (report.log !== undefined) blocks.push(`harness log:\n${report.log.join('\n')}`);
   return maskSecrets(blocks.join('\n\n'), knownSecrets());
+}
+
+/** `[CODE] message`, then `because of it:` and one `- [CODE] first line` per consequence. */
+export function describeGroup({ headline, consequences }: FailureGroup): string {
+  const lines = [`[${headline.code}] ${headline.message}`];
+  if (consequences.length > 0) lines.push(consequencesLine(consequences.length));
+  for (const failure of consequences) lines.push(`  - [${failure.code}] ${failureSummary(failure.message)}`);
+  return lines.join('\n');
+}
+
+/** The line that introduces a headline's consequences. */
+export function consequencesLine(count: number): string {
+  return count === 1 ? 'and, because of it, 1 more failure:' : `and, because of it, ${count} more failures:`;
 }

@@ -28,26 +28,31 @@ function withScript(
 }
 
 describe('no silent traps in authored scripts', () => {
-  it('replaying a recording whose script was edited since fails with SCRIPT_CHANGED, and the record command it names fixes it', async () => {
+  it('replaying a recording whose script was edited since fails with SCRIPT_CHANGED naming the session and turn that changed, and the record command it names fixes it', async () => {
     expect(codes(await runScenario(helloChild, { mode: 'record', recordingsDir }))).toEqual([]);
     const edited = withScript({ ...helloChild.script!.lineages, 'main/call_hello': [{ text: 'Bonjour!' }] });
 
     const replay = await runScenario(edited, { mode: 'replay', recordingsDir });
     expect(codes(replay)).toEqual(['SCRIPT_CHANGED']);
     expect(replay.failures[0]?.message).toContain('Re-record with: nestcast record hello-child');
+    expect(replay.failures[0]?.message).toContain(
+      'What changed: session "main/call_hello" turn 1: recorded "Hello!", the script now "Bonjour!".',
+    );
 
     expect(codes(await runScenario(edited, { mode: 'record', recordingsDir }))).toEqual([]);
     expect(codes(await runScenario(edited, { mode: 'replay', recordingsDir }))).toEqual([]);
   });
 
-  it('a typo in a child lineage fails the record with UNSCRIPTED_SESSION and SCRIPT_LINEAGE_UNUSED, naming both, and saves nothing', async () => {
+  it('a typo in a child lineage fails the record with UNSCRIPTED_SESSION (NOT_SAVED under it) and SCRIPT_LINEAGE_UNUSED, naming both, and saves nothing', async () => {
     const typo = withScript({ main: helloChild.script!.lineages['main']!, 'main/call_helo': [{ text: 'Hello!' }] });
     const report = await runScenario({ ...typo, expect: {} }, { mode: 'record', recordingsDir });
-    expect(codes(report)).toEqual(['UNSCRIPTED_SESSION', 'SCRIPT_LINEAGE_UNUSED', 'NOT_SAVED']);
+    // NOT_SAVED is listed under the first failure, as what it caused.
+    expect(codes(report)).toEqual(['UNSCRIPTED_SESSION', 'NOT_SAVED', 'SCRIPT_LINEAGE_UNUSED']);
+    expect(report.failures.map((failure) => failure.consequence === true)).toEqual([false, true, false]);
     expect(report.failures[0]?.message).toMatch(
       /"main\/call_hello" asked .* Scripted lineages: main, main\/call_helo\./,
     );
-    expect(report.failures[1]?.message).toMatch(/"main\/call_helo" answered no model call.*Sessions that ran: main\./);
+    expect(report.failures[2]?.message).toMatch(/"main\/call_helo" answered no model call.*Sessions that ran: main\./);
     await expect(access(join(recordingsDir, 'hello-child', 'meta.json'))).rejects.toThrow();
   });
 });

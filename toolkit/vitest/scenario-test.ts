@@ -1,8 +1,13 @@
 import { resolve } from 'node:path';
-import { expect, test } from 'vitest';
+import { test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
-import { runScenario, type RunScenarioOptions, type ScenarioReport } from '../scenarios/run-scenario.js';
-import { describeFailures, failedReport } from '../scenarios/scenario-report.js';
+import {
+  assertScenarioPassed,
+  runScenario,
+  type RunScenarioOptions,
+  type ScenarioReport,
+} from '../scenarios/run-scenario.js';
+import { failedReport } from '../scenarios/scenario-report.js';
 import { ScenarioError } from '../scenarios/scenario-error.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
 import { interruptIfBlocked } from '../scenarios/verdict/blocked-thread-watchdog.js';
@@ -36,28 +41,31 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
     `scenario ${name} replays as recorded`,
     async () => {
       const started = performance.now();
+      let report: ScenarioReport;
       try {
         const definition =
           typeof scenario === 'string'
             ? await watched(importTimeout(options.timeout), name, 'importing its file ', () => loadOne(name, options))
             : scenario;
         const limit = scenarioTimeout(definition.timeout, options.timeout);
-        expectScenarioToPass(
-          await watched(limit, name, '', () => runScenario(definition, { ...options, mode: 'replay' })),
-        );
+        report = await watched(limit, name, '', () => runScenario(definition, { ...options, mode: 'replay' }));
       } catch (error) {
         if (!(error instanceof ScenarioError && error.code === 'SCENARIO_TIMEOUT')) throw error;
         // Interrupted: failed as any scenario failure is, with its code and name.
-        expectScenarioToPass(failedReport(name, 'replay', error, performance.now() - started));
+        report = failedReport(name, 'replay', error, performance.now() - started);
       }
+      expectScenarioToPass(report);
     },
     scenarioTestTimeoutMs(scenario, options),
   );
 }
 
-/** Fails with the report's failures, one block per failure, then the harness log, as vitest output. */
+/**
+ * Fails with the report's failures (each headline once, what it caused listed under it, then the
+ * harness log) as the error's message: an assertion against '' would print them twice, as message and as diff.
+ */
 export function expectScenarioToPass(report: ScenarioReport): void {
-  expect(describeFailures(report), `scenario ${report.name} failed`).toBe('');
+  assertScenarioPassed(report);
 }
 
 /**

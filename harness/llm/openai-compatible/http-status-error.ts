@@ -35,7 +35,13 @@ function codeFor(status: number): LlmErrorCode {
   return 'BAD_REQUEST';
 }
 
+/** The header nestcast's replay sets on the answer to a call it refused (see toolkit/replay/failure-response.ts). */
+const REPLAY_REFUSAL_HEADER = 'x-nestcast-error';
+
 function hintFor(code: LlmErrorCode, failure: HttpFailure, retryAfterMs: number | undefined): string {
+  // A replay that refused the call already said what differs and what to do: no advice about a server that was never asked.
+  const refusal = failure.headers.get(REPLAY_REFUSAL_HEADER);
+  if (refusal !== null) return `nestcast's replay refused this call (${refusal}): its failure says why.`;
   switch (code) {
     case 'AUTH':
       return failure.keySent

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
-import { listScenarios } from '../../scenarios/load-scenarios.js';
+import { listScenarioFiles, listScenarios } from '../../scenarios/load-scenarios.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
 import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
 import { REPORTERS } from '../reporters/index.js';
@@ -68,8 +68,11 @@ export const runCommand: Command = {
         // A worker's guard caught what happened in that worker.
         assertNoNetworkEscapes([...guard.escapes(), ...workerEscapes]);
         assertNoLostWorkers(lostWorkers);
-        if (request.ci !== undefined)
-          await writeCiReport(request.ci, { reports, startedAt, durationMs: performance.now() - started }, io);
+        if (request.ci !== undefined) {
+          const durationMs = performance.now() - started;
+          const files = await scenarioFilesFor(names, request.run.scenariosDir, io.cwd);
+          await writeCiReport(request.ci, { reports, startedAt, durationMs, files }, io);
+        }
         return reports.every((report) => report.passed) ? 0 : 1;
       },
     );
@@ -145,6 +148,21 @@ async function selectRunScenarios(request: RunRequest): Promise<string[]> {
   const all = selectScenarios(await listScenarios(scenariosDir), request.positionals, scenariosDir);
   requireScenarios(all.length, scenariosDir, request.passWithNone);
   return narrowed(all, scenariosDir, request.grep, request.shard, request.passWithNone);
+}
+
+/** Each scenario's file relative to the working directory, `/`-separated: what a CI report points at. */
+async function scenarioFilesFor(
+  names: readonly string[],
+  scenariosDir: string,
+  cwd: string,
+): Promise<Record<string, string>> {
+  const files = await listScenarioFiles(scenariosDir);
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const file = files.get(name);
+      return file === undefined ? [] : [[name, relative(cwd, join(scenariosDir, file)).split(sep).join('/')]];
+    }),
+  );
 }
 
 /** The options one scenario runs with in a worker: replay, or record when `nestcast record` started it. */

@@ -1,20 +1,24 @@
+import { failureSummary } from '../../scenarios/group-failures.js';
 import { describeFailures } from '../../scenarios/scenario-report.js';
 import type { Reporter } from './reporter.js';
 
 /**
  * JUnit XML as GitHub (test-reporter actions), GitLab (`artifacts:reports:junit`) and Jenkins
- * (`junit`) read it: one `<testsuite>`, one `<testcase>` per scenario, a `<failure>` per failing
- * one whose `type` is the first failure's code and whose text holds every failure and the harness log.
+ * (`junit`) read it: one `<testsuite>`, one `<testcase>` per scenario (its `file` the scenario's
+ * file, which GitHub's annotations point at), a `<failure>` per failing
+ * one whose `type` is the headline failure's code and whose text holds every failure, the ones it
+ * caused listed under it, and the harness log.
  */
-export const junitReporter: Reporter = ({ reports, startedAt, durationMs }) => {
+export const junitReporter: Reporter = ({ reports, startedAt, durationMs, files }) => {
   const failed = reports.filter((report) => !report.passed).length;
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
   const cases = reports.map((report) => {
-    const open = `    <testcase classname="nestcast.scenarios" name="${xml(report.name)}" time="${seconds(report.durationMs)}"`;
+    const file = files?.[report.name];
+    const open = `    <testcase classname="nestcast.scenarios" name="${xml(report.name)}"${file === undefined ? '' : ` file="${xml(file)}"`} time="${seconds(report.durationMs)}"`;
     const [first] = report.failures;
     if (report.passed || first === undefined) return `${open}/>`;
     const text = describeFailures(report);
-    const summary = firstLine(first.message);
+    const summary = failureSummary(first.message);
     return [
       `${open}>`,
       `      <failure type="${xml(first.code)}" message="${xml(`${first.code}: ${summary}`)}">${xml(text)}</failure>`,
@@ -33,11 +37,6 @@ export const junitReporter: Reporter = ({ reports, startedAt, durationMs }) => {
     '',
   ].join('\n');
 };
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
 
 /**
  * Text safe in an XML attribute or element: the five specials escaped, and characters XML 1.0

@@ -6,6 +6,8 @@ export interface RunResult {
   /** ISO 8601 time the run started. */
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Each scenario's file, relative to the working directory with `/` separators, by scenario name. */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 /** Turns a finished run into one file's text, for a CI system to read. */

@@ -121,7 +121,7 @@ describe('nestcast run for CI', () => {
     await removeTempDir(dir);
   });
 
-  it('--grep with --shard 1/1 and --reporter junit --output writes the report of exactly the selected scenarios', async () => {
+  it('--grep with --shard 1/1 and --reporter junit --output writes the report of exactly the selected scenarios, each with its file', async () => {
     let out = '';
     const io: CliIo = {
       stdout: (text) => void (out += text),
@@ -141,9 +141,11 @@ describe('nestcast run for CI', () => {
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
       await readFile(file, 'utf8'),
     );
-    expect(parsed.testsuites.testsuite.testcase.map((test: { name: string }) => test.name)).toEqual([
-      'hello-child',
-      'spawn-one',
+    expect(
+      parsed.testsuites.testsuite.testcase.map((test: { name: string; file: string }) => [test.name, test.file]),
+    ).toEqual([
+      ['hello-child', 'scenarios/hello-child.scenario.ts'],
+      ['spawn-one', 'scenarios/spawn-one.scenario.ts'],
     ]);
   });
 

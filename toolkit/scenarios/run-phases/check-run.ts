@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { checkExpectations } from '../check-expectations.js';
 import type { RecordingFiles } from '../../recording-folder/read-recording.js';
 import type { ModelSourceResult } from '../model-source.js';
+import { ScenarioError } from '../scenario-error.js';
 import { codeOf, type FailureList } from '../scenario-failure.js';
 import { isProgramScenario, type ScenarioDefinition } from '../types.js';
 import { checkProgramResult } from '../program/check-program.js';
@@ -22,6 +23,9 @@ export function addSourceFailures(result: ModelSourceResult, failures: FailureLi
       cause: failure,
       ...(failure instanceof CassetteError && failure.failedCall !== undefined
         ? { failedCall: failure.failedCall }
+        : {}),
+      ...((failure instanceof CassetteError || failure instanceof ScenarioError) && failure.sessions !== undefined
+        ? { sessions: failure.sessions }
         : {}),
     });
   }
@@ -119,6 +123,7 @@ export function leadWithTurnErrors(
       causes.push({
         code: 'TURN_ERROR' as const,
         message: `session "${log.header.lineage}" ended a turn with ${code}: ${message}`,
+        sessions: [log.header.lineage],
       });
     }
   }
