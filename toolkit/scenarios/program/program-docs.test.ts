@@ -43,5 +43,6 @@ describe('"Scenarios for your own agents" in docs/scenarios.md', () => {
     expect(await main(['run', 'agents-sdk-parallel', '--recordings', recordings], run), run.out()).toBe(0);
     expect(run.out()).toMatch(/^✓ agents-sdk-parallel {2}4 sessions {2}6 model calls/);
     expect(run.out()).toContain('1 scenario passed');
-  });
+    // Both commands start a worker process for the scenario.
+  }, 120_000);
 });
