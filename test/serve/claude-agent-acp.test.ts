@@ -7,9 +7,9 @@ import { loadScript } from '../../toolkit/model-server/load-script.js';
 import { NORMALISE_PRESETS } from '../../toolkit/serve/normalise-presets.js';
 import { startModelServer, type ModelServer, type ModelServerOptions } from '../../toolkit/serve/start-model-server.js';
 import { startParent } from '../fixtures/acp/acp-test-kit.js';
-import { docSnippet } from '../support/doc-snippet.js';
+import { docSnippet, withoutIndentation } from '../support/doc-snippet.js';
 import { startGuardProxy, type GuardProxy } from '../support/guard-proxy.js';
-import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { listFiles, makeTempDir, readFiles, removeTempDir } from '../support/temp-dir.js';
 
 /** `@zed-industries/claude-agent-acp` 0.23.1 (a devDependency): runs Claude Code 2.1.83 from its own Claude Agent SDK 0.2.83. */
 const AGENT = fileURLToPath(new URL('../../node_modules/.bin/claude-agent-acp', import.meta.url));
@@ -89,9 +89,8 @@ async function delegate(server: ModelServer) {
     });
     const result = await run.result;
     await run.dispose();
-    const files = await listFiles(h.scratch);
-    const contents = await Promise.all(files.map((file) => readFile(join(h.scratch, file), 'utf8')));
-    return { result, files: Object.fromEntries(files.map((f, i) => [f, contents[i]])) };
+    const files = await readFiles(h.scratch);
+    return { result, files };
   } finally {
     await h.close();
   }
@@ -140,11 +139,6 @@ test(
 
 test("docs/acp.md's claude-agent-acp recipe is this test's provider config, as written", async () => {
   const shown = await docSnippet('docs/acp.md', 'test/serve/claude-agent-acp.test.ts');
-  const dedent = (code: string) =>
-    code
-      .split('\n')
-      .map((line) => line.trim())
-      .join('\n');
   const source = (await readFile(import.meta.filename, 'utf8')).replace('h.runtime.use(', 'runtime.use(');
-  expect(dedent(source)).toContain(dedent(shown).trim());
+  expect(withoutIndentation(source)).toContain(withoutIndentation(shown));
 });

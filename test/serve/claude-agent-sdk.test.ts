@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { ensureBuiltCli } from '../support/built-cli.js';
-import { docSnippet } from '../support/doc-snippet.js';
+import { docSnippet, withoutIndentation } from '../support/doc-snippet.js';
 import { startGuardProxy, type GuardProxy } from '../support/guard-proxy.js';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
-import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { makeTempDir, readFiles, removeTempDir } from '../support/temp-dir.js';
 
 const SCRIPT = join(import.meta.dirname, 'fixtures', 'claude-agent-sdk.script.json');
 const TASK = 'Have the scribe write the changelog.';
@@ -108,12 +108,11 @@ async function runQuery(env: Readonly<Record<string, string>>) {
         )
       : [],
   );
-  const files = await listFiles(work);
-  const contents = await Promise.all(files.map((file) => readFile(join(work, file), 'utf8')));
+  const files = await readFiles(work);
   return {
     steps,
     result: result.subtype === 'success' ? result.result : result.subtype,
-    files: Object.fromEntries(files.map((f, i) => [f, contents[i]])),
+    files,
   };
 }
 
@@ -164,10 +163,5 @@ test(
 
 test("docs/serve.md's Claude Agent SDK recipe is this test's query() call, as written", async () => {
   const shown = await docSnippet('docs/serve.md', 'test/serve/claude-agent-sdk.test.ts');
-  const dedent = (code: string) =>
-    code
-      .split('\n')
-      .map((line) => line.trim())
-      .join('\n');
-  expect(dedent(await readFile(import.meta.filename, 'utf8'))).toContain(dedent(shown).trim());
+  expect(withoutIndentation(await readFile(import.meta.filename, 'utf8'))).toContain(withoutIndentation(shown));
 });

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { ensureBuiltCli } from '../support/built-cli.js';
 import { startGuardProxy, type GuardProxy } from '../support/guard-proxy.js';
-import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { listFiles, makeTempDir, readFiles, removeTempDir } from '../support/temp-dir.js';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
 
 /** The Claude Code binary `@anthropic-ai/claude-agent-sdk` 0.3.333 installs for Linux x64 (Claude Code 2.1.333). */
@@ -89,12 +89,11 @@ async function runClaude(env: Readonly<Record<string, string>>) {
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const output = JSON.parse(stdout || '{}') as { result?: unknown; is_error?: unknown };
   if (code !== 0) throw new Error(`claude exited ${code}: ${String(output.result ?? stdout)}\n${stderr}`);
-  const files = await listFiles(work);
-  const contents = await Promise.all(files.map((file) => readFile(join(work, file), 'utf8')));
+  const files = await readFiles(work);
   return {
     result: output.result,
     isError: output.is_error,
-    files: Object.fromEntries(files.map((f, i) => [f, contents[i]])),
+    files,
   };
 }
 

@@ -12,3 +12,12 @@ export async function docSnippet(docFile: string, caption: string): Promise<stri
   if (!block?.[1]) throw new Error(`${docFile}: no code block after \`${caption}\`:`);
   return block[1];
 }
+
+/** Each line trimmed: a doc's excerpt of a test compares with the test's source, indentation aside. */
+export function withoutIndentation(code: string): string {
+  return code
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .trim();
+}

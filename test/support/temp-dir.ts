@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { folderTree } from '../../harness/folder-tree.js';
@@ -19,4 +19,11 @@ export async function listFiles(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
+}
+
+/** Every file under `dir` with its text, by relative path: what a program left in its scratch folder. */
+export async function readFiles(dir: string): Promise<Record<string, string>> {
+  const files = await listFiles(dir);
+  const contents = await Promise.all(files.map((file) => readFile(join(dir, file), 'utf8')));
+  return Object.fromEntries(files.map((file, i) => [file, contents[i] ?? '']));
 }
