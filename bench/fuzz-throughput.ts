@@ -22,7 +22,8 @@ export async function benchFuzzThroughput(): Promise<Row[]> {
       const before = process.cpuUsage();
       const report = await checkProviderLifecycle(factory, { runs: SCHEDULES_PER_SAMPLE, seed: 1000 + round });
       const used = process.cpuUsage(before);
-      if (!report.ok)
+      // 40 schedules need not reach every path the provider claims (a coverage failure): a broken promise is what must not happen.
+      if (!report.ok && report.failure?.kind !== 'coverage')
         throw new Error(`the lifecycle suite failed on ${factory.name} while benchmarking (seed ${report.seed})`);
       if (round < 0) continue;
       rates.get(factory.name)?.push((report.schedules / report.elapsedMs) * 1000);

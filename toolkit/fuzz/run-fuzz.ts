@@ -14,8 +14,11 @@ export const FUZZ_PROVIDERS: Readonly<Record<string, ProviderFactory>> = {
   acp: acpFactory,
 };
 
-/** How many schedules a built-in provider gets by default (an ACP child is slow to start). */
-export const DEFAULT_FUZZ_RUNS: Readonly<Record<string, number>> = { mock: 1000, spawn: 1000, fork: 1000, acp: 25 };
+/**
+ * How many schedules a built-in provider gets by default. An ACP child is slow to start (about two
+ * schedules a second), but 25 schedules did not reach every stop reason it claims; 100 do.
+ */
+export const DEFAULT_FUZZ_RUNS: Readonly<Record<string, number>> = { mock: 1000, spawn: 1000, fork: 1000, acp: 100 };
 
 export interface FuzzIo {
   readonly stdout: (text: string) => void;

@@ -337,8 +337,10 @@ export class ScheduleDriver {
     const act: Act = calls === 'once' ? 'dispose-once' : calls === 'twice' ? 'dispose-twice' : 'dispose-concurrently';
     const disposeLabel = `${trace.name}: dispose()${calls === 'once' ? '' : calls === 'twice' ? ' #1' : ' twice at once'}`;
     // A child that runs until cancelled may never stream or settle: its owner disposes it anyway, when the scheduler says.
+    // Any other child settles on its own, however slow its provider (a child process takes seconds to start):
+    // disposing it early would keep a slow provider from ever reaching its result's paths.
     const fallback =
-      plan.dispose.phase === 'after-ready'
+      plan.dispose.phase === 'after-ready' || plan.outcome !== 'hang'
         ? undefined
         : this.gate(`${disposeLabel}, should ${plan.dispose.phase} not come`);
     acts.push(

@@ -18,19 +18,29 @@ function captured() {
 const fuzzMain = (argv: readonly string[], io: ReturnType<typeof captured>['io']) => main(['fuzz', ...argv], io);
 
 describe('nestcast fuzz', () => {
-  it('runs the suite on a named provider and reports the schedules, seed and rate', async () => {
+  it('runs the suite on a named provider and reports the schedules, seed and rate', { timeout: 60_000 }, async () => {
     const { io, out } = captured();
-    expect(await fuzzMain(['--provider', 'mock', '--runs', '30', '--seed', '42'], io)).toBe(0);
-    expect(out.join('')).toMatch(/fuzzing provider "mock" with 30 schedule\(s\), seed 42\n/);
+    expect(await fuzzMain(['--provider', 'mock', '--runs', '300', '--seed', '42'], io)).toBe(0);
+    expect(out.join('')).toMatch(/fuzzing provider "mock" with 300 schedule\(s\), seed 42\n/);
     expect(out.join('')).toMatch(
-      /ok: 30 schedules kept every lifecycle promise \(seed 42, [\d.]+ s, \d+ schedules\/s\)/,
+      /ok: 300 schedules kept every lifecycle promise \(seed 42, [\d.]+ s, \d+ schedules\/s\)/,
     );
   });
 
   it('accepts a negative seed written --seed=S, as failures print it', async () => {
     const { io, out } = captured();
-    expect(await fuzzMain(['--provider', 'mock', '--runs', '5', '--seed=-12'], io)).toBe(0);
-    expect(out.join('')).toContain('(seed -12,');
+    await fuzzMain(['--provider', 'mock', '--runs', '5', '--seed=-12'], io);
+    expect(out.join('')).toContain('with 5 schedule(s), seed -12\n');
+  });
+
+  it('fails with exit code 1, naming them, when the schedules did not reach every path the provider claims', async () => {
+    const { io, out, err } = captured();
+    expect(await fuzzMain(['--provider', 'mock', '--runs', '2', '--seed', '7', '--coverage'], io)).toBe(1);
+    expect(err.join('')).toContain('did not reach every path it claims');
+    expect(err.join('')).toMatch(
+      /\[paths-reached\] \d+ path\(s\) the provider claims were never reached in 2 schedule\(s\)/,
+    );
+    expect(out.join('')).toMatch(/^ {2}\* ask-persona +[-\d]+$/m);
   });
 
   it('prints its help with exit code 0', async () => {

@@ -15,11 +15,12 @@ the ordering and cleanup promises of the subagent seam. A failure prints its see
 Options:
   --provider   ${Object.keys(FUZZ_PROVIDERS).join(', ')}, or the path of a module whose default
                export is your ProviderFactory (see docs/fuzzing.md)
-  --runs       schedules to run (default: 1000; acp: 25). FUZZ_RUNS raises it.
+  --runs       schedules to run (default: 1000; acp: 100). FUZZ_RUNS raises it.
   --seed=S     replay: the seed a failure printed (write --seed=S: seeds may be negative)
   --path       replay: the path a failure printed (with --seed)
   --timeout    per-schedule limit in milliseconds (default 10000)
-  --coverage   print how many schedules reached each phase x act
+  --coverage   print how many schedules reached each phase x act, and each documented path
+               (a path the provider claims that no schedule reached fails the run)
   -h, --help   show this help
 
 Exit code: 0 when every promise held, 1 when one broke, 2 for a usage mistake.`;
