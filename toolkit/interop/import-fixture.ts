@@ -82,7 +82,7 @@ export async function importFixture(file: string, options: ImportOptions): Promi
       source: 'recorded',
       host: new URL(first.url).host,
       baseUrl: baseUrlOf(first.url, (models[0] as { protocol: WireProtocol }).protocol, calls[0] as CassetteCall),
-      ...modelOf(calls[0] as CassetteCall),
+      ...modelOf(calls[0] as CassetteCall, (models[0] as { protocol: WireProtocol }).protocol),
       importedFrom: options.from,
       recordedAt: new Date().toISOString(),
       recorder: recorderName(),
@@ -140,7 +140,8 @@ function baseUrlOf(url: string, protocol: WireProtocol, call: CassetteCall): str
   return href.href.replace(/\/+$/, '');
 }
 
-function modelOf(call: CassetteCall): { model?: string } {
-  const model = call.request?.['model'];
-  return typeof model === 'string' ? { model } : {};
+/** The model the first call names, where its protocol reads it (a body field, Gemini's URL). */
+function modelOf(call: CassetteCall, protocol: WireProtocol): { model?: string } {
+  const model = call.request === null ? undefined : protocol.model(call.request);
+  return model === undefined ? {} : { model };
 }

@@ -1,7 +1,11 @@
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { DONE_FRAME, formatSseEvent } from '../exchange/sse-format.js';
 import type { CassetteCall } from '../cassette/types.js';
+import { protocolById } from '../protocols/registry.js';
 import { sentBody } from '../protocols/url-fields.js';
+
+/** An opaque call's stream is asked for as chat completions asks (`stream`), the field canonical requests drop. */
+const OPAQUE_STREAM_FIELD = 'stream';
 
 /** A model call as bytes on the wire, the form nock and HAR hold. */
 export interface WireExchange {
@@ -57,8 +61,16 @@ function withType(headers: Readonly<Record<string, string>>, fallback: string): 
   return { 'content-type': fallback, ...headers };
 }
 
-/** The canonical request without its URL-borne fields, with `stream` said again when the recording was a stream (canonical requests may leave it out). */
+/**
+ * The canonical request without its URL-borne fields, asking again for the stream the recording was
+ * (canonical requests leave the field out) where its protocol asks in the body; an opaque call as
+ * chat completions would (`stream`), the field canonical requests drop.
+ */
 function bodyOf(call: CassetteCall, streamed: boolean): string {
   const request = sentBody(call.request ?? {});
-  return canonicalJson(streamed && !('stream' in request) ? { ...request, stream: true } : request);
+  const protocol = protocolById(call.protocol);
+  const field = protocol === undefined ? OPAQUE_STREAM_FIELD : protocol.streamField;
+  return canonicalJson(
+    streamed && field !== undefined && !(field in request) ? { ...request, [field]: true } : request,
+  );
 }

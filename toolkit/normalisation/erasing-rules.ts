@@ -1,4 +1,5 @@
 import { canonicalJson, type Json } from '../canonical/canonical-json.js';
+import { PROTOCOLS } from '../protocols/registry.js';
 import { ruleFunction } from './apply-rule.js';
 import type { NormalisationRule } from './types.js';
 
@@ -15,23 +16,6 @@ const TEXTS = [
   'Yes',
   'No',
   '{"city":"Lyon"}',
-];
-
-/**
- * One request per text in the shape of each model API nestcast reads, the text where that API
- * carries what the user said; the requests of one family differ only in that text.
- */
-const FAMILIES: readonly ((text: string) => Json)[] = [
-  (text) => ({
-    model: 'm',
-    messages: [
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: text },
-    ],
-  }),
-  (text) => ({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_text', text }] }] }),
-  (text) => ({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text }] }] }),
-  (text) => ({ contents: [{ role: 'user', parts: [{ text }] }] }),
 ];
 
 /**
@@ -59,10 +43,11 @@ export function erasingRuleProblem(rules: readonly NormalisationRule[]): string 
 }
 
 function collapsedPair(rules: readonly ((value: Json) => Json)[]): [string, string] | undefined {
-  for (const family of FAMILIES) {
+  // One request per text in the shape of each model API, from its protocol (`WireProtocol.probe`).
+  for (const protocol of PROTOCOLS) {
     const seen = new Map<string, string>();
     for (const text of TEXTS) {
-      const normalised = canonicalJson(rules.reduce((value, rule) => rule(value), family(text)));
+      const normalised = canonicalJson(rules.reduce((value, rule) => rule(value), protocol.probe(text)));
       const other = seen.get(normalised);
       if (other !== undefined) return [other, text];
       seen.set(normalised, text);

@@ -21,6 +21,9 @@ const FIELD_NAMES = [
   'functionCall',
   'functionResponse',
   'generateContent',
+  'input_text',
+  'max_tokens',
+  'systemInstruction',
 ];
 
 /** Every TypeScript source of the toolkit outside a protocol's own folder, tests and test fixtures left out. */

@@ -21,6 +21,15 @@ export interface WireProtocol {
   /** Whether the call asks for a streamed answer (a body field, or the URL: Gemini's `:streamGenerateContent`). */
   streams(request: WireRequest): boolean;
 
+  /**
+   * The body field set to `true` to ask for a streamed answer (`stream`), which stored requests
+   * leave out; `undefined` when the URL asks instead (Gemini): `export` writes it back only then.
+   */
+  readonly streamField: string | undefined;
+
+  /** The model a stored request names (a body field, or Gemini's `$url`): what its recording's provenance names. */
+  model(body: CanonicalRequest): string | undefined;
+
   /** How this API's stream ends and is framed, for recorders and renderers. */
   readonly framing: StreamFraming;
 
@@ -74,6 +83,12 @@ export interface WireProtocol {
    * carrying the nestcast code and message in the error shape those SDKs read.
    */
   errorResponse(code: string, message: string): WireErrorResponse;
+
+  /**
+   * A request of this API whose one user message says `text`, all else fixed: normalisation checks
+   * a rule against such requests (it must keep requests that differ only in what the user said apart).
+   */
+  probe(text: string): Json;
 
   /** Where keys travel in this API's requests: never stored, never compared. */
   readonly credentials: CredentialPlaces;
@@ -167,6 +182,11 @@ export interface CredentialPlaces {
 
 export interface RenderContext {
   readonly stream: boolean;
+  /**
+   * The URL the request was sent to, where an API's answer shape depends on more than whether it
+   * streams (Gemini's `:streamGenerateContent` without `alt=sse` sends its chunks as one JSON array).
+   */
+  readonly url?: URL;
   /** The model the request named, echoed where the API echoes it. */
   readonly model: string;
   /** Resolved tool-call ids, one per `turn.toolCalls` entry (protocols without ids ignore them). */

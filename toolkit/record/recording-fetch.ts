@@ -214,7 +214,14 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     }
     const first = arrivals[0];
     const model =
-      provenance.model ?? (typeof first?.request['model'] === 'string' ? first.request['model'] : undefined);
+      provenance.model ??
+      (first === undefined
+        ? undefined
+        : first.protocol
+          ? first.protocol.model(first.request)
+          : typeof first.request['model'] === 'string'
+            ? first.request['model']
+            : undefined);
     const host = provenance.host ?? (first === undefined ? undefined : stableHost(first.url));
     const rules = normaliser.rules;
     const ambiguities = threader.ambiguities().map(({ lineage, candidates }) => ({ lineage, candidates }));

@@ -11,8 +11,9 @@ export function authoredResponse(
   recorded: RecordedResponse,
   authored: AuthoredAnswer,
   stream: boolean,
+  url: URL,
 ): RecordedResponse {
-  if (authored.partial !== true) return protocol.render(authored.turn, { ...authored, stream });
+  if (authored.partial !== true) return protocol.render(authored.turn, { ...authored, stream, url });
   if (!('error' in recorded) || recorded.error.kind === 'http' || recorded.error.partial === undefined) return recorded;
   const partial = partialStream(protocol, authored.turn.text ?? '', authored);
   return { error: { ...recorded.error, partial } };

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, test, vi } from 'vitest';
 import { onFakeClock, settlesWithin } from '../../test/support/fake-clock.js';
 import type { Cassette, CassetteCall } from '../cassette/types.js';
@@ -184,6 +185,16 @@ describe('serving a recording', () => {
     await reader.read();
     controller.abort();
     await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  test('a long-lived request signal shared by many calls keeps no listener once their bodies are read or cancelled', async () => {
+    const calls = Array.from({ length: 12 }, () => ({ request: null, response: textStream(['a', 'b']) }));
+    const fetch = createReplayingFetch(cassetteOf({ main: calls }), { timing: { scale: 0 } });
+    const signal = new AbortController().signal;
+    const [url, init] = firstMainCall();
+    for (let i = 0; i < 11; i++) expect(await (await fetch(url, { ...init, signal })).text()).toContain('data: [DONE]');
+    await (await fetch(url, { ...init, signal })).body!.cancel();
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   test('a call the caller cancelled while recording is held open after its events until the live caller aborts too', async () => {

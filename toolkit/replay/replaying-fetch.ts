@@ -167,7 +167,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     // An authored reply is served in the wire form of the request it answers, streamed or not.
     const authored = entry.authored;
     const response =
-      authored && protocol ? authoredResponse(protocol, entry.response, authored, stream) : entry.response;
+      authored && protocol ? authoredResponse(protocol, entry.response, authored, stream, request.url) : entry.response;
     if (named === undefined)
       threader.settle(lineage, recordedReply(response, authored ? protocol : protocolById(entry.protocol)));
 

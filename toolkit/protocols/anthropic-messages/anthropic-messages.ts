@@ -18,6 +18,8 @@ export const anthropicMessages: WireProtocol = {
     request.url.pathname.endsWith('/messages') &&
     Array.isArray(request.body?.['messages']),
   streams: (request: WireRequest) => isRecord(request.body) && request.body['stream'] === true,
+  streamField: 'stream',
+  model: (body) => (typeof body['model'] === 'string' ? body['model'] : undefined),
   framing: { namedEvents: true, terminalEvents: ['message_stop'] },
   historyField: 'messages',
   conversation: conversationOf,
@@ -26,6 +28,7 @@ export const anthropicMessages: WireProtocol = {
   eventKind,
   endpoint: () => 'v1/messages',
   errorResponse,
+  probe: (text) => ({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text }] }] }),
   credentials: { headers: ['x-api-key', 'authorization'], query: [] },
   render,
 };

@@ -15,6 +15,8 @@ export const chatCompletions: WireProtocol = {
   title: 'OpenAI chat completions',
   matches: (request) => request.method === 'POST' && /\/chat\/completions\/?$/.test(request.url.pathname),
   streams: (request) => request.body?.['stream'] === true,
+  streamField: 'stream',
+  model: (body) => (typeof body['model'] === 'string' ? body['model'] : undefined),
   framing: { namedEvents: false, sentinel: '[DONE]', terminalEvents: [] },
   historyField: 'messages',
   conversation: chatConversation,
@@ -23,6 +25,13 @@ export const chatCompletions: WireProtocol = {
   eventKind: chatEventKind,
   endpoint: () => 'chat/completions',
   errorResponse: chatErrorResponse,
+  probe: (text) => ({
+    model: 'm',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: text },
+    ],
+  }),
   credentials: { headers: ['authorization', 'api-key'], query: [] },
   render: renderChat,
 };

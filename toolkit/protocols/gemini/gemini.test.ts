@@ -203,6 +203,65 @@ describe('Gemini answers', () => {
     expect(gemini.reply(json(chat[0]?.response.bodySegments))?.message.toolCalls?.[0]?.name).toBe('customDivide');
   });
 
+  it('assemble a call whose arguments Vertex streams in partialArgs into the call the next request carries back', () => {
+    const chunk = (functionCall: object) => ({
+      candidates: [{ content: { role: 'model', parts: [{ functionCall }] } }],
+    });
+    const events = [
+      chunk({
+        name: 'book',
+        partialArgs: [{ jsonPath: '$.city', stringValue: 'Ly', willContinue: true }],
+        willContinue: true,
+      }),
+      chunk({ partialArgs: [{ jsonPath: '$.city', stringValue: 'on' }], willContinue: true }),
+      chunk({
+        partialArgs: [
+          { jsonPath: '$.guests[0].name', stringValue: 'Ada' },
+          { jsonPath: "$.guests[0]['age in years']", numberValue: 36 },
+          { jsonPath: '$.late', boolValue: false },
+          { jsonPath: '$.note', nullValue: 'NULL_VALUE' },
+        ],
+        willContinue: true,
+      }),
+      chunk({}),
+      { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP' }] },
+    ];
+    const args = { city: 'Lyon', guests: [{ name: 'Ada', 'age in years': 36 }], late: false, note: null };
+    const reply = gemini.reply(streamedResponse(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')));
+    expect(reply?.message).toEqual({
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: derivedCallId('book', args, 0), name: 'book', arguments: canonicalJson(args) }],
+    });
+    const next = conversationOf({ contents: [{ role: 'model', parts: [{ functionCall: { name: 'book', args } }] }] });
+    expect(next.messages[0]).toEqual(reply?.message);
+  });
+
+  it('take a streamed call whose stream ended before it said it was complete as it stands, its own id kept', () => {
+    const data = {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              {
+                functionCall: {
+                  id: 'call-7',
+                  name: 'f',
+                  partialArgs: [{ jsonPath: '$.q', stringValue: 'x' }],
+                  willContinue: true,
+                },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    expect(gemini.reply(streamedResponse(`data: ${JSON.stringify(data)}\n\n`))?.message.toolCalls).toEqual([
+      { id: 'call-7', name: 'f', arguments: '{"q":"x"}' },
+    ]);
+  });
+
   it('are no reply when the call failed or a chunk is an error', () => {
     const error = { error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } };
     expect(gemini.reply(json(error, 429))).toBeUndefined();
@@ -320,6 +379,20 @@ describe('Gemini rendering', () => {
       candidates: [{ finishReason: 'STOP', content: { parts: [{ functionCall: { name: 'f', args: { a: 1 } } }] } }],
       usageMetadata: { promptTokenCount: 0 },
     });
+  });
+
+  it('answers :streamGenerateContent without alt=sse with the streamed chunks as one JSON array, read back as the same reply', () => {
+    const turn = { text: 'Hi there.', toolCalls: [{ name: 'f', args: { a: 1 } }] };
+    const url = new URL('https://example.test/v1beta/models/gemini-test:streamGenerateContent');
+    const rendered = gemini.render(turn, { ...context(false), url });
+    const streamed = gemini.render(turn, context(true)) as StreamedResponse;
+    if (!('body' in rendered)) throw new Error('expected a JSON answer');
+    expect(JSON.parse(rendered.body)).toEqual(
+      streamed.events.map((event) => ('data' in event ? JSON.parse(event.data) : undefined)),
+    );
+    expect(gemini.reply(rendered)).toEqual(gemini.reply(streamed));
+    const plain = gemini.render(turn, { ...context(false), url: new URL(':generateContent', url) });
+    expect(Array.isArray(JSON.parse((plain as { body: string }).body))).toBe(false);
   });
 
   it('refuses argument text that is no JSON object, naming the call', () => {

@@ -22,6 +22,11 @@ export const gemini: WireProtocol = {
   matches: (request: WireRequest) => request.method.toUpperCase() === 'POST' && GENERATE.test(request.url.pathname),
   streams: (request: WireRequest) =>
     request.url.pathname.endsWith(':streamGenerateContent') && request.url.searchParams.get('alt') === 'sse',
+  streamField: undefined,
+  model: (body) => {
+    const model = urlField(body, 'model');
+    return typeof model === 'string' ? model : undefined;
+  },
   framing: { namedEvents: false, terminalEvents: [] },
   historyField: 'contents',
   // The model is named by the URL only; the key that may share it (`?key=`) is a credential.
@@ -39,6 +44,7 @@ export const gemini: WireProtocol = {
     return `v1beta/models/${path}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
   },
   errorResponse,
+  probe: (text) => ({ contents: [{ role: 'user', parts: [{ text }] }] }),
   credentials: { headers: ['x-goog-api-key', 'authorization'], query: ['key'] },
   render,
 };

@@ -9,8 +9,9 @@ const FINISH_REASONS: Readonly<Record<string, string>> = { stop: 'STOP', tool_ca
 
 /**
  * An authored reply as Gemini sends it: `?alt=sse` chunks (thought parts, text, each function
- * call whole in its own chunk; the last chunk carries the finish reason and usage), or the same
- * candidate as one JSON answer. Calls go without ids, as Gemini's API sends them, unless the script
+ * call whole in its own chunk; the last chunk carries the finish reason and usage), the same
+ * candidate as one JSON answer, or, for `:streamGenerateContent` without `alt=sse`, those chunks
+ * as one JSON array. Calls go without ids, as Gemini's API sends them, unless the script
  * gave the call one (`FunctionCall.id` is optional on the wire): then its child session is named
  * by that id instead of the one derived from name, arguments and position.
  */
@@ -42,17 +43,17 @@ export function render(turn: AuthoredReply, context: RenderContext): RecordedRes
     modelVersion: context.model,
     responseId: context.answerId,
   });
-  if (!context.stream)
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=UTF-8' },
-      body: JSON.stringify(chunk(parts.length > 0 ? parts : [{ text: '' }], true)),
-    };
   // The finish reason rides on the last part: a chunk of one empty text part would end the turn with an invalid content.
   const pieces = parts.length > 0 ? parts : [{ text: '' }];
-  const events = pieces.map((part, index) => ({
-    delay: context.eventDelay,
-    data: JSON.stringify(chunk([part], index === pieces.length - 1)),
-  }));
-  return { status: 200, headers: { 'content-type': 'text/event-stream' }, events, done: false };
+  const chunks = pieces.map((part, index) => chunk([part], index === pieces.length - 1));
+  if (context.stream)
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      events: chunks.map((data) => ({ delay: context.eventDelay, data: JSON.stringify(data) })),
+      done: false,
+    };
+  // `:streamGenerateContent` without `alt=sse` sends the same chunks as one JSON array.
+  const body = context.url?.pathname.endsWith(':streamGenerateContent') ? chunks : chunk(pieces, true);
+  return { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify(body) };
 }

@@ -1,7 +1,7 @@
 import { isRecord } from '../../../harness/is-record.js';
 import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import type { ReplyOf, TokenUsage } from '../wire-protocol.js';
-import { emptyParts, readParts } from './parts.js';
+import { emptyParts, endParts, readParts } from './parts.js';
 
 /**
  * The model turn a Gemini answer becomes in the next request: the first candidate's parts over
@@ -31,6 +31,7 @@ export function replyOf(response: RecordedResponse): ReplyOf | undefined {
     usage = usageOf(chunk['usageMetadata']) ?? usage;
   }
   if (!answered) return undefined;
+  endParts(parts);
   return {
     message: {
       role: 'assistant',

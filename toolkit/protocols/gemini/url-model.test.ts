@@ -17,9 +17,15 @@ const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Capita
 const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
 const pathOf = (model: string, key: string) => `/v1beta/models/${model}:generateContent?key=${key}`;
 
+const streamedAnswer = gemini.render(
+  { text: 'Paris.', toolCalls: [] },
+  { stream: true, model: 'gemini-2.5-flash', toolCallIds: [], answerId: 'a1', eventDelay: 0 },
+);
 let server: LoopbackServer;
 beforeAll(async () => {
-  server = await startLoopbackServer((_request, response) => serveRecorded(answer, response));
+  server = await startLoopbackServer((request, response) =>
+    serveRecorded(request.path.includes(':streamGenerateContent') ? streamedAnswer : answer, response),
+  );
 });
 afterAll(async () => server.close());
 
@@ -34,6 +40,10 @@ describe('a Gemini call, whose model is named by its URL', () => {
     const cassette = await recorded();
     expect(cassette.calls['main']?.[0]?.request).toMatchObject({ $url: { model: 'gemini-2.5-flash' } });
     expect(JSON.stringify(cassette)).not.toContain('AIza-recorded-key');
+  });
+
+  it('names that model in the recording’s provenance', async () => {
+    expect((await recorded()).provenance.model).toBe('gemini-2.5-flash');
   });
 
   it('replays under another key, which is never compared', async () => {
@@ -58,6 +68,19 @@ describe('a Gemini call, whose model is named by its URL', () => {
     const [exported] = planExport(cassette, 'https://generativelanguage.googleapis.com').calls;
     expect(exported?.url.href).toBe(
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
+    );
+    const wire = wireExchange(cassette.calls['main']?.[0] as CassetteCall);
+    expect('requestBody' in wire && JSON.parse(wire.requestBody)).toEqual(JSON.parse(body));
+  });
+
+  it('is exported streamed under :streamGenerateContent?alt=sse with the body it was sent with, no stream field added', async () => {
+    const recording = createRecordingFetch();
+    const path = '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&key=AIza-k';
+    await (await recording(`${server.url}${path}`, init)).text();
+    const cassette = await recording.cassette();
+    const [exported] = planExport(cassette, 'https://generativelanguage.googleapis.com').calls;
+    expect(exported?.url.href).toBe(
+      'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
     );
     const wire = wireExchange(cassette.calls['main']?.[0] as CassetteCall);
     expect('requestBody' in wire && JSON.parse(wire.requestBody)).toEqual(JSON.parse(body));

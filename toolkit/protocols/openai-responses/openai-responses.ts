@@ -17,6 +17,8 @@ export const openaiResponses: WireProtocol = {
   title: 'OpenAI Responses',
   matches: (request) => request.method === 'POST' && /\/responses\/?$/.test(request.url.pathname),
   streams: (request) => request.body?.['stream'] === true,
+  streamField: 'stream',
+  model: (body) => (typeof body['model'] === 'string' ? body['model'] : undefined),
   framing: {
     namedEvents: true,
     terminalEvents: ['response.completed', 'response.incomplete', 'response.failed', 'error'],
@@ -28,6 +30,7 @@ export const openaiResponses: WireProtocol = {
   eventKind: responsesEventKind,
   endpoint: () => 'responses',
   errorResponse: responsesErrorResponse,
+  probe: (text) => ({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_text', text }] }] }),
   credentials: { headers: ['authorization'], query: [] },
   render: renderResponses,
 };
