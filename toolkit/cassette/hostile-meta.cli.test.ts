@@ -35,8 +35,9 @@ describe('a hostile meta.json is refused, never obeyed', () => {
     [{ replace: '[\\s\\S]*', with: '' }, 'matches the empty string'],
     [{ replace: '.+', with: '', flags: 's' }, 'makes requests that differ only in what the user said equal'],
     [{ drop: 'messages' }, 'makes requests that differ only in what the user said equal'],
+    [{ replace: '(a+)+$', with: 'x' }, '"(a+)+" repeats a group that itself repeats'],
   ])(
-    'a rule %j that would make every request match is CASSETTE_INVALID naming meta.json',
+    'a rule %j that would make every request match, or backtrack exponentially, is CASSETTE_INVALID naming meta.json',
     async (rule, why) => {
       const run = await runWithMeta({ normalise: [rule] });
       expect(run.code).toBe(1);

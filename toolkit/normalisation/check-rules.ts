@@ -1,6 +1,7 @@
 import { NestcastError } from '../../harness/errors.js';
 import { compileChecker } from '../validation/compile-checker.js';
 import { erasingRuleProblem } from './erasing-rules.js';
+import { nestedQuantifier } from './nested-quantifier.js';
 import { parsePath } from './json-path.js';
 import { normalisationRulesSchema } from './rules-schema.js';
 import type { NormalisationRule } from './types.js';
@@ -19,6 +20,13 @@ export function checkRules(rules: unknown, where: string): readonly Normalisatio
         new RegExp(rule.replace, rule.flags);
       } catch (cause) {
         throw invalid(where, `rule ${index + 1}: ${(cause as Error).message}`, cause);
+      }
+      const nested = nestedQuantifier(rule.replace);
+      if (nested !== undefined) {
+        throw invalid(
+          where,
+          `rule ${index + 1}: ${JSON.stringify(nested)} repeats a group that itself repeats, which can take time exponential in the length of a string it does not match; repeat the inner part only (${JSON.stringify(nested.replace(/[*+]\??$|\{\d+,\d*\}\??$/, ''))} once, or a character class such as [a-z0-9_-]+)`,
+        );
       }
     } else if (parsePath(rule.drop) === undefined) {
       throw invalid(

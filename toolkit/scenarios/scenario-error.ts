@@ -27,6 +27,8 @@ export type ScenarioErrorCode =
   | 'CHILD_NOT_STARTED'
   /** A worker process of `nestcast run` ended before its scenario had a verdict. */
   | 'WORKER_EXITED'
+  /** Scenario code sent its worker's parent a message shaped as the runner's own (`process.send`): it cannot give a verdict. */
+  | 'VERDICT_FORGED'
   /** A process scenario code started was still running when the scenario ended (it was killed). */
   | 'PROCESS_LEFT_RUNNING'
   /** A thrown value that carries no code of its own. */

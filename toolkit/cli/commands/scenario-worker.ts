@@ -7,8 +7,9 @@ import { runKeyless, runWithCleanExit } from '../keyless-run.js';
 import { parseCommandLine } from '../parse.js';
 import { runOptions } from './run.js';
 import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';
-import { descendantProcesses, killProcesses, type DescendantProcess } from '../workers/descendant-processes.js';
+import { killProcesses, processesBelow, WORKER_TAG, type DescendantProcess } from '../workers/descendant-processes.js';
 import { dieWithParent } from '../workers/die-with-parent.js';
+import { isKeyMessage, sealed } from '../workers/message-seal.js';
 import { isRunMessage, type ReportMessage, type RunMessage, type StartedMessage } from '../workers/worker-messages.js';
 
 const help = `Usage: nestcast scenario-worker [--work-root <dir>] [--record]
@@ -36,7 +37,7 @@ export const scenarioWorkerCommand: Command = {
     dieWithParent(values['work-root']);
     // Stopped by its parent, or at its end: whatever runs below it goes too, in whatever group it
     // chose (tsx's esbuild service, what a scenario module started while loading).
-    const killBelow = () => killProcesses(descendantProcesses());
+    const killBelow = () => killProcesses(below());
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, killBelow);
     let current: RunMessage | undefined;
     const targets = () => (current === undefined ? [] : [resolve(current.options.recordingsDir, current.name)]);
@@ -56,11 +57,15 @@ export const scenarioWorkerCommand: Command = {
       };
       // One scenario at a time, in the order given: the parent hands out the next only after a report.
       let queue = Promise.resolve();
+      /** The parent's key, its first message: every message sent back is sealed with it (see message-seal). */
+      let key: string | undefined;
       process.on('message', (message: unknown) => {
-        if (!isRunMessage(message)) return;
+        if (isKeyMessage(message)) key ??= message.key;
+        if (!isRunMessage(message) || key === undefined) return;
+        const sealedSend = sealWith(key, send);
         queue = queue.then(async () => {
           current = message;
-          await runOne(message, io.env, newEscapes, send);
+          await runOne(message, io.env, newEscapes, sealedSend);
           current = undefined;
         });
       });
@@ -78,6 +83,20 @@ export const scenarioWorkerCommand: Command = {
     });
   },
 };
+
+/** `send`, each message sealed with `key` first. */
+function sealWith(key: string, send: NonNullable<typeof process.send>): NonNullable<typeof process.send> {
+  return ((message: object, ...rest: unknown[]) =>
+    (send as (...args: unknown[]) => boolean)(sealed(message, key), ...rest)) as NonNullable<typeof process.send>;
+}
+
+// Read once as the worker starts: scenario code changing its environment does not hide what it started.
+const tag = process.env[WORKER_TAG];
+
+/** Every process below this worker, those orphaned since they started included (see WORKER_TAG). */
+function below(): DescendantProcess[] {
+  return processesBelow(process.pid, tag);
+}
 
 async function runOne(
   message: RunMessage,
@@ -97,7 +116,7 @@ async function runOne(
       ...runOptions(message.options, env),
       ...(message.options.evidence === true ? { onEvidence: (left: RunEvidence) => void (evidence = left) } : {}),
       onStarted: (timeout) => {
-        before = descendantProcesses();
+        before = below();
         const started: StartedMessage = { type: 'started', name: message.name, timeout };
         send(started);
       },
@@ -122,7 +141,7 @@ async function runOne(
  */
 function withLeftRunning(report: ScenarioReport, before: readonly DescendantProcess[]): ScenarioReport {
   const known = new Set(before.map((entry) => entry.pid));
-  const left = descendantProcesses().filter((entry) => !known.has(entry.pid));
+  const left = below().filter((entry) => !known.has(entry.pid));
   if (left.length === 0) return report;
   killProcesses(left);
   const listed = left.map((entry) => `pid ${entry.pid} (${entry.command})`).join(', ');

@@ -1,5 +1,41 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * The variable a worker process is started with, holding a tag of its own that every process
+ * started below it inherits with the environment: what scenario code started and left behind is
+ * found by it even once its parent has exited (a double fork makes it nobody's child).
+ */
+export const WORKER_TAG = 'NESTCAST_WORKER_TAG';
+
+export function newWorkerTag(): string {
+  return randomUUID();
+}
+
+/**
+ * Every process below `root` (see \`descendantProcesses\`) and, where /proc shows environments,
+ * every other process whose environment holds \`WORKER_TAG\`=\`tag\`: one started below and
+ * orphaned since. A process that cleared its environment, or a system without /proc, shows only
+ * the descendants.
+ */
+export function processesBelow(root: number, tag: string | undefined): DescendantProcess[] {
+  const found = descendantProcesses(root);
+  if (tag === undefined || !existsSync('/proc/self/environ')) return found;
+  const known = new Set([root, process.pid, ...found.map((entry) => entry.pid)]);
+  const entry = `\0${WORKER_TAG}=${tag}\0`;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || known.has(Number(name))) continue;
+    let environment;
+    try {
+      environment = readFileSync(`/proc/${name}/environ`, 'latin1');
+    } catch {
+      continue; // Gone since the listing, or not ours to read.
+    }
+    if (`\0${environment}`.includes(entry)) found.push({ pid: Number(name), command: procCommand(name) });
+  }
+  return found;
+}
 
 /** A process below another, as `ps` would show it. */
 export interface DescendantProcess {

@@ -1,14 +1,18 @@
 import { Worker } from 'node:worker_threads';
+import { WORKER_TAG } from './descendant-processes.js';
 
 /**
  * A worker process must not outlive the `nestcast run` that started it, even one killed by
  * SIGKILL, and even while its scenario code never yields (the IPC channel's `disconnect` event
  * then never runs). A thread of its own watches the parent's pid: once this process is orphaned
  * it removes `workRoot` and kills this process's group (the worker and what scenario code started)
- * and every process below it in another group.
+ * and every process below it in another group, or orphaned since with its WORKER_TAG.
  */
 export function dieWithParent(workRoot: string | undefined): void {
-  const watcher = new Worker(WATCHER, { eval: true, workerData: { parent: process.ppid, workRoot } });
+  const watcher = new Worker(WATCHER, {
+    eval: true,
+    workerData: { parent: process.ppid, workRoot, tag: process.env[WORKER_TAG] },
+  });
   watcher.unref();
 }
 
@@ -33,6 +37,15 @@ function below() {
   for (let grew = true; grew; ) {
     grew = false;
     for (const [pid, ppid] of parents) if (!found.has(pid) && found.has(ppid)) grew = found.add(pid) !== undefined;
+  }
+  // Orphaned since they started (a double fork): found by the tag their environment inherited.
+  if (workerData.tag !== undefined) {
+    const entry = '\\0${WORKER_TAG}=' + workerData.tag + '\\0';
+    for (const pid of parents.keys()) {
+      try {
+        if (('\\0' + readFileSync('/proc/' + pid + '/environ', 'latin1')).includes(entry)) found.add(pid);
+      } catch {}
+    }
   }
   found.delete(process.pid);
   return [...found];

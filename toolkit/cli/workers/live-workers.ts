@@ -1,16 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
-import { descendantProcesses, killProcesses } from './descendant-processes.js';
+import { killProcesses, processesBelow } from './descendant-processes.js';
 
 /** Worker processes of this process that have not exited: a signal stops them before this process exits. */
-const live = new Set<ChildProcess>();
+/** Each with the tag its environment carries (see WORKER_TAG). */
+const live = new Map<ChildProcess, string>();
 let stopping = false;
 
 /** How long a stopped worker gets to remove its work folders and settle its swaps before its group is killed. */
 const STOP_GRACE_MS = 1_000;
 
 /** Tracks a worker started in a process group of its own (`detached`) until it exits. */
-export function trackWorker(child: ChildProcess): void {
-  live.add(child);
+export function trackWorker(child: ChildProcess, tag: string): void {
+  live.set(child, tag);
   child.once('exit', () => live.delete(child));
 }
 
@@ -39,10 +40,10 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  */
 export async function stopLiveWorkers(): Promise<void> {
   stopping = true;
-  const running = [...live];
+  const running = [...live.keys()];
   if (running.length === 0) return;
   // Listed now, while each is still its worker's: once a worker is gone, its detached children are nobody's.
-  const below = running.flatMap((child) => (child.pid === undefined ? [] : descendantProcesses(child.pid)));
+  const below = running.flatMap((child) => (child.pid === undefined ? [] : processesBelow(child.pid, live.get(child))));
   const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
   for (const child of running) signalGroup(child, 'SIGTERM');
   let timer: NodeJS.Timeout | undefined;
@@ -54,7 +55,7 @@ export async function stopLiveWorkers(): Promise<void> {
 
 /** Kills a worker whose scenario code never yields, its group, and what it started outside its group. */
 export function killWorker(child: ChildProcess): void {
-  const below = child.pid === undefined ? [] : descendantProcesses(child.pid);
+  const below = child.pid === undefined ? [] : processesBelow(child.pid, live.get(child));
   signalGroup(child, 'SIGKILL');
   killProcesses(below);
 }

@@ -5,7 +5,9 @@ import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.j
 import { nestcastCliCommand } from '../../scenarios/locate-cli.js';
 import { importTimeout } from '../../scenarios/verdict/scenario-deadline.js';
 import type { NetworkEscape } from '../../guard/network-guard.js';
+import { newWorkerTag, WORKER_TAG } from './descendant-processes.js';
 import { killWorker, signalGroup, stoppingWorkers, trackWorker } from './live-workers.js';
+import { hasValidSeal, newSealKey, type KeyMessage } from './message-seal.js';
 import { isReportMessage, isStartedMessage, type RunMessage, type WorkerRunOptions } from './worker-messages.js';
 
 export interface PoolOptions {
@@ -88,14 +90,22 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
       const args = [...cli.args, 'scenario-worker', '--work-root', workRoot];
       // Decided as the worker starts: a replaying worker drops the keys before any scenario module loads.
       if (options.run.mode === 'record') args.push('--record');
+      // Inherited by whatever scenario code starts: found by it even once orphaned.
+      const tag = newWorkerTag();
       const child: ChildProcess = spawn(cli.command, args, {
         cwd: options.cwd,
-        env: options.env,
+        env: { ...options.env, [WORKER_TAG]: tag },
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         // A group of its own: killed whole, and out of reach of a Ctrl-C this process handles.
         detached: true,
       });
-      trackWorker(child);
+      trackWorker(child, tag);
+      // First on the channel, before the worker loads any scenario module: what scenario code sends without it is not a verdict.
+      const key = newSealKey();
+      const keyMessage: KeyMessage = { type: 'key', key };
+      child.send(keyMessage, (error) => {
+        if (error) child.kill('SIGKILL');
+      });
       /** Handed to this worker and not yet reported, in the order it runs them: the first is running. */
       const holding: { index: number; started: number }[] = [];
       let stderrTail = '';
@@ -107,31 +117,30 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
 
       /** Kills the worker when the running scenario overstays its limit; re-armed as the scenario moves on. */
       let watchdog: NodeJS.Timeout | undefined;
-      let killedByWatchdog = false;
+      /** The worker was killed from here, the scenario it ran given its verdict first. */
+      let killedHere = false;
+      const failRunningAndKill = (failure: Parameters<typeof failedReport>[2]): void => {
+        const running = holding.shift();
+        if (running === undefined) return;
+        killedHere = true;
+        clearTimeout(watchdog);
+        settle(
+          running.index,
+          failedReport(names[running.index] as string, mode, failure, performance.now() - running.started),
+        );
+        killWorker(child);
+      };
       const watch = (seconds: number, what: string): void => {
         clearTimeout(watchdog);
         watchdog = setTimeout(
-          () => {
-            const running = holding.shift();
-            if (running === undefined) return;
-            killedByWatchdog = true;
-            settle(
-              running.index,
-              failedReport(
-                names[running.index] as string,
-                mode,
-                {
-                  code: 'SCENARIO_TIMEOUT',
-                  message:
-                    `${what}did not finish within its time limit of ${seconds} s, and its code never gave control back ` +
-                    `(a loop that never yields, a catastrophic regular expression): its worker process was killed ${WATCHDOG_GRACE_S} s later. ` +
-                    'Find the code that never yields, or raise the limit with `timeout` in the scenario definition or --timeout <seconds>.',
-                },
-                performance.now() - running.started,
-              ),
-            );
-            killWorker(child);
-          },
+          () =>
+            failRunningAndKill({
+              code: 'SCENARIO_TIMEOUT',
+              message:
+                `${what}did not finish within its time limit of ${seconds} s, and its code never gave control back ` +
+                `(a loop that never yields, a catastrophic regular expression): its worker process was killed ${WATCHDOG_GRACE_S} s later. ` +
+                'Find the code that never yields, or raise the limit with `timeout` in the scenario definition or --timeout <seconds>.',
+            }),
           (seconds + WATCHDOG_GRACE_S) * 1000,
         );
       };
@@ -156,7 +165,18 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
 
       child.on('message', (message: unknown) => {
         const running = holding[0];
-        if (running === undefined || (message as { name?: unknown } | null)?.name !== names[running.index]) return;
+        if (running === undefined || killedHere || !(isStartedMessage(message) || isReportMessage(message))) return;
+        if (!hasValidSeal(message, key)) {
+          failRunningAndKill({
+            code: 'VERDICT_FORGED',
+            message:
+              `scenario code sent its worker's parent a "${message.type}" message of its own (process.send), which is not the runner's: ` +
+              'the verdict is given by nestcast when the scenario returns, so the scenario fails and its worker process was killed. ' +
+              'Remove the process.send call from the scenario, its tools or what they load.',
+          });
+          return;
+        }
+        if (message.name !== names[running.index]) return;
         if (isStartedMessage(message)) {
           watch(message.timeout, '');
           return;
@@ -179,9 +199,9 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
         removeWorkerFolder(workRoot);
         const tail = stderrTail.trim();
         const lastOutput = tail === '' ? '' : `\nLast output of the worker:\n${tail}`;
-        // After a watchdog kill the one running has its verdict already: what is left never started.
+        // After a kill from here the one running has its verdict already: what is left never started.
         const queued = holding.splice(0);
-        const running = killedByWatchdog ? undefined : queued.shift();
+        const running = killedHere ? undefined : queued.shift();
         // The one queued behind never started: it goes back to the queue for another worker.
         returned.unshift(...queued.map((held) => held.index));
         if (running !== undefined) {
@@ -201,8 +221,8 @@ export function runInWorkers(names: readonly string[], options: PoolOptions): Pr
             ),
           );
         }
-        if ((running !== undefined || killedByWatchdog) && pending() && !stoppingWorkers()) startWorker()();
-        else if (running === undefined && !killedByWatchdog && !clean) {
+        if ((running !== undefined || killedHere) && pending() && !stoppingWorkers()) startWorker()();
+        else if (running === undefined && !killedHere && !clean) {
           lostWorkers.push(`a worker process ${how} after its last scenario's verdict.${lastOutput}`);
         }
         finishIfDone();

@@ -83,6 +83,30 @@ describe('nothing scenario code starts outlives the run', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 120_000);
 
+  test('a process started through a child that exits at once (a double fork: nobody’s child any more, in a session of its own) is found by the tag it inherited, killed when its scenario ends, and fails it with PROCESS_LEFT_RUNNING', async () => {
+    project = await makeScenarioProject({
+      'double-forks': toolScenario(
+        'double-forks',
+        `async () => {
+          const { execFileSync } = await import('node:child_process');
+          const start = "const c = require('node:child_process').spawn('sleep', ['100'], { detached: true, stdio: 'ignore' }); c.unref(); console.log(c.pid);";
+          return execFileSync(process.execPath, ['-e', start], { encoding: 'utf8' }).trim();
+        }`,
+      ),
+    });
+
+    const run = await runBuiltCli(['run', '--workers', '1'], { cwd: project });
+
+    const pids = [...run.stdout.matchAll(/pid (\d+) \(sleep 100\)/g)].map((match) => Number(match[1]));
+    stray.push(...pids);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /PROCESS_LEFT_RUNNING double-forks: scenario code left a process running after the scenario ended, now killed: pid \d+ \(sleep 100\)/,
+    );
+    expect(pids).toHaveLength(1);
+    expect(await within(2_000, () => pids.every((pid) => !alive(pid)))).toBe(true);
+  }, 120_000);
+
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL'] as const) {
     test(`${signal} to the parent alone leaves no worker, no process a scenario started and no work folder after 2 s, while every worker spins`, async () => {
       project = await makeScenarioProject({

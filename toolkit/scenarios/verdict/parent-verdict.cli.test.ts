@@ -105,4 +105,34 @@ describe('scenario code never decides the verdict, and never holds the run', () 
     expect(await readdir(join(project, 'recordings'))).toContain('d-fine');
     expect((await runBuiltCli(['run', 'd-fine'], { cwd: project })).code).toBe(0);
   }, 180_000);
+
+  test('a report or started message scenario code sends on its worker channel (process.send) never gives a verdict nor moves the watchdog: the scenario fails with VERDICT_FORGED and the next one still runs', async () => {
+    const forged = (name: string, message: string) =>
+      toolScenario(name, `() => { process.send!(${message}); while (true) {} }`, 'timeout: 2,');
+    const passing = (name: string) =>
+      `{ name: '${name}', mode: 'replay', source: 'none', sessions: 1, modelCalls: 1, passed: true, failures: [], durationMs: 1, wroteTranscripts: false }`;
+    project = await makeScenarioProject({
+      'a-forges-a-pass': forged(
+        'a-forges-a-pass',
+        `{ type: 'report', name: 'a-forges-a-pass', report: ${passing('a-forges-a-pass')}, escapes: [] }`,
+      ),
+      'b-forges-a-limit': forged('b-forges-a-limit', `{ type: 'started', name: 'b-forges-a-limit', timeout: 100000 }`),
+      'c-fine': answeringScenario('c-fine', 'hello'),
+    });
+    expect((await runBuiltCli(['record', 'c-fine'], { cwd: project })).code).toBe(0);
+    const run = await runBuiltCli(['run', '--workers', '1'], { cwd: project });
+    expect(run.code).toBe(1);
+    for (const [name, type] of [
+      ['a-forges-a-pass', 'report'],
+      ['b-forges-a-limit', 'started'],
+    ]) {
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `✗ ${name}[^\\n]*\\n\\s+VERDICT_FORGED ${name}: scenario code sent its worker's parent a "${type}" message of its own \\(process\\.send\\)`,
+        ),
+      );
+    }
+    expect(run.stdout).toMatch(/✓ c-fine/);
+    expect(run.stdout).toContain('2 of 3 scenarios failed');
+  }, 180_000);
 });

@@ -43,7 +43,7 @@ describe('nestcast run gives every selected scenario a verdict', () => {
     );
     expect(result.stdout).toMatch(/✓ e-fine/);
     expect(result.stdout).toContain('4 of 5 scenarios failed');
-  });
+  }, 120_000);
 
   test('a scenario module whose top-level await never settles fails that scenario instead of exiting 0 with nothing run', async () => {
     project = await makeScenarioProject({ never: `await new Promise(() => {});\nexport default {};\n` });
