@@ -3,7 +3,7 @@ import type { Json } from '../canonical/canonical-json.js';
 import type { FailedCall } from '../errors/cassette-error.js';
 import { historySummary, summarizeRequest } from '../cassette/request-summary.js';
 import { protocolById } from '../protocols/registry.js';
-import type { Cassette } from '../cassette/types.js';
+import type { Cassette, CassetteCall } from '../cassette/types.js';
 import { readCallStream } from './call-stream.js';
 import { failureGroups, type FailureGroup } from '../scenarios/group-failures.js';
 import type { ScenarioFailure } from '../scenarios/scenario-failure.js';
@@ -16,11 +16,13 @@ import {
   type ReportFailure,
   type ReportKind,
   type ReportMark,
+  type ReportMessage,
   type ReportModelCall,
   type ReportSession,
   type ReportTask,
   type ReportTiming,
   type ReportToolCall,
+  type ReportUsage,
 } from './types.js';
 
 /** Everything a page is drawn from: sessions with times on one clock, the calls, the verdict. */
@@ -70,6 +72,7 @@ export function buildReportData(input: ReportInput): ReportData {
       modelCalls: input.modelCalls,
     },
     span,
+    usage: totalUsage(lanes.map((lane) => lane.usage)),
     failures: failureGroups(input.failures).map(reportFailure),
     sessions: lanes,
   };
@@ -185,7 +188,31 @@ function drawLane(session: SessionLog, laneId: string, place: LanePlace, context
     toolCalls,
     tasks: [],
     marks,
+    usage: totalUsage(modelCalls.map((call) => call.usage)),
   };
+}
+
+/** Tokens summed over what reported any; `null` when nothing did. */
+function totalUsage(usages: readonly (ReportUsage | null)[]): ReportUsage | null {
+  const known = usages.filter((usage): usage is ReportUsage => usage !== null);
+  if (known.length === 0) return null;
+  return {
+    inputTokens: known.reduce((sum, usage) => sum + usage.inputTokens, 0),
+    outputTokens: known.reduce((sum, usage) => sum + usage.outputTokens, 0),
+  };
+}
+
+/** The recorded request's messages as its protocol reads them, long texts cut. */
+function requestMessages(recorded: CassetteCall | undefined): ReportMessage[] | null {
+  if (recorded?.request === undefined || recorded.request === null) return null;
+  const protocol = protocolById(recorded.protocol);
+  if (protocol === undefined) return null;
+  return protocol.conversation(recorded.request).messages.map((message) => ({
+    role: message.role,
+    text: cut(message.text),
+    toolCalls: (message.toolCalls ?? []).map((tool) => ({ name: tool.name, arguments: cut(tool.arguments) })),
+    answers: [...(message.answers ?? [])],
+  }));
 }
 
 /** A model call as its step starts: numbered per lineage, matched to its recorded call. */
@@ -226,6 +253,7 @@ function startModelCall(
           historySummary(recorded.request, protocolById(recorded.protocol)?.historyField),
         )
       : null,
+    messages: requestMessages(recorded),
     text: '',
     reasoning: '',
     toolCalls: [],

@@ -50,6 +50,24 @@ export const PAGE_SCRIPT = `(function () {
     try { return JSON.stringify(JSON.parse(json), null, 2); } catch (error) { return json; }
   }
 
+  // The recorded request, message by message as its wire protocol reads it; older messages folded.
+  function requestBlock(messages) {
+    if (!messages || messages.length === 0) return null;
+    var items = messages.map(function (message, index) {
+      var body = [el('span', { class: 'role', text: message.role })];
+      if (message.text) body.push(el('pre', { text: message.text }));
+      message.toolCalls.forEach(function (tool) { body.push(el('pre', { class: 'msg-tool', text: '→ ' + tool.name + ' ' + pretty(tool.arguments) })); });
+      if (message.answers.length > 0) body.push(el('span', { class: 'msg-answers', text: 'answers ' + message.answers.join(', ') }));
+      return el('li', { class: 'msg', 'data-role': message.role }, body);
+    });
+    var earlier = items.slice(0, -1);
+    var list = el('ol', { class: 'messages' }, [
+      earlier.length === 0 ? null : el('li', {}, [el('details', {}, [el('summary', { text: earlier.length + ' earlier message' + (earlier.length === 1 ? '' : 's') }), el('ol', { class: 'messages' }, earlier)])]),
+      items[items.length - 1]
+    ]);
+    return el('div', { class: 'request' }, [el('h3', { text: 'Request (' + messages.length + ' message' + (messages.length === 1 ? '' : 's') + ', as recorded)' }), list]);
+  }
+
   function modelDetails(entry) {
     var call = entry.item;
     var failure = data.failures.find(function (f) { return f.lineage === entry.session.lineage && f.call === call.call; });
@@ -59,13 +77,9 @@ export const PAGE_SCRIPT = `(function () {
     var note = null;
     if (call.failed && failure) {
       var parts = [el('strong', { text: failure.code + ': the replay failed on this call' })];
-      if (failure.divergence) {
-        parts.push(el('dl', { class: 'divergence' }, [
-          el('dt', { text: 'first divergence at' }), el('dd', { text: failure.divergence.path }),
-          el('dt', { text: 'recorded' }), el('dd', { class: 'recorded', text: failure.divergence.recorded }),
-          el('dt', { text: 'live' }), el('dd', { class: 'live', text: failure.divergence.live })
-        ]));
-      }
+      // The divergence as the failures box draws it, changed words marked.
+      var drawn = document.querySelector('.failure[data-failure="' + data.failures.indexOf(failure) + '"] .divergence');
+      if (drawn) parts.push(drawn.cloneNode(true));
       // The failure's text is on the page once, above: the panel points at it.
       parts.push(el('a', { href: '#failures-heading', text: 'the failure and what it caused' }));
       note = el('div', { class: 'failed-note', role: 'alert' }, parts);
@@ -81,6 +95,7 @@ export const PAGE_SCRIPT = `(function () {
         ['usage', usage],
         ['error', call.error]
       ]),
+      requestBlock(call.messages),
       block('Reasoning', call.reasoning),
       block('Text', call.text),
       call.toolCalls.length === 0 ? null : el('div', {}, [el('h3', { text: 'Tool calls asked for' })].concat(call.toolCalls.map(function (tool) {

@@ -20,6 +20,11 @@ a { color: var(--model-ink); }
 .verdict.none { color: var(--muted); }
 .failures { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
 .failure { margin: 6px 0; }
+.messages { list-style: none; padding-left: 0; margin: 4px 0; }
+.msg { border-left: 3px solid var(--line); padding-left: 8px; margin: 4px 0; }
+.msg[data-role="user"] { border-left-style: double; border-left-width: 4px; }
+.msg .role { font-weight: 700; font-size: 12px; text-transform: uppercase; }
+.msg-answers { font-size: 12px; color: var(--muted); }
 .caused { margin: 6px 0 2px; }
 .consequences { margin: 0; padding-left: 20px; font-size: 13px; }
 .failure pre, .details pre { white-space: pre-wrap; word-break: break-word; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px; margin: 4px 0; max-height: 24em; overflow: auto; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
@@ -28,6 +33,9 @@ a { color: var(--model-ink); }
 .divergence dd { margin: 0; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-word; }
 .divergence .recorded::before { content: "− "; }
 .divergence .live::before { content: "+ "; }
+.divergence del { background: var(--bad-bg); text-decoration: line-through 2px; outline: 1px solid var(--bad); }
+.divergence ins { background: #dafbe1; text-decoration: underline 2px; outline: 1px solid var(--ok); }
+.divergence .fold { border: 1px dashed var(--muted); border-radius: 3px; padding: 0 3px; color: var(--muted); }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 16px; margin: 8px 0 12px; padding: 0; list-style: none; color: var(--muted); }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .legend .swatch { min-width: 0; }

@@ -2,6 +2,7 @@ import { DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs, pageHead } from './ht
 import { failureSummary } from '../scenarios/group-failures.js';
 import { consequencesLine } from '../scenarios/scenario-report.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { foldUnchanged, wordDiff, type ShownPart } from './word-diff.js';
 import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportToolCall } from './types.js';
 
 const ROW_PX = 26;
@@ -21,12 +22,13 @@ export function renderScenarioPage(data: ReportData, options: { readonly indexHr
     scenario.passed === null ? ['none', 'NOT RUN'] : scenario.passed ? ['pass', '✓ PASSED'] : ['fail', '✗ FAILED'];
   const counts = `${data.sessions.length} session${data.sessions.length === 1 ? '' : 's'} · ${scenario.modelCalls} model call${scenario.modelCalls === 1 ? '' : 's'}`;
   const timing = scenario.timing === 'run' ? 'time axis: this run’s clock' : 'time axis: the recording’s timing';
+  const tokens = data.usage === null ? '' : ` · ${tokensText(data.usage)}`;
   return `${pageHead(`${scenario.passed === false ? '✗ ' : ''}${scenario.name} · nestcast report`)}
 <body>
 <header>
 ${options.indexHref === undefined ? '' : `<p class="meta"><a href="${escapeHtml(options.indexHref)}">← all scenarios</a></p>`}
 <h1><span class="verdict ${verdict[0]}">${verdict[1]}</span>${escapeHtml(scenario.name)}</h1>
-<p class="meta">${escapeHtml(`${scenario.kind} · ${scenario.source} · ${counts}${scenario.durationMs === null ? '' : ` · ${formatMs(scenario.durationMs)}`} · ${timing}`)}</p>
+<p class="meta">${escapeHtml(`${scenario.kind} · ${scenario.source} · ${counts}${scenario.durationMs === null ? '' : ` · ${formatMs(scenario.durationMs)}`}${tokens} · ${timing}`)}</p>
 </header>
 <main>
 ${renderFailures(data)}
@@ -64,7 +66,7 @@ const LEGEND = `<ul class="legend" aria-label="Legend">
 function renderFailures(data: ReportData): string {
   if (data.failures.length === 0) return '';
   const failed = data.sessions.flatMap((session) => session.modelCalls).find((call) => call.failed);
-  const items = data.failures.map((failure) => {
+  const items = data.failures.map((failure, index) => {
     const divergence = failure.divergence;
     const where =
       failure.lineage === undefined
@@ -74,7 +76,7 @@ function renderFailures(data: ReportData): string {
       failed !== undefined && failure.lineage !== undefined
         ? ` <button type="button" class="link" data-bar="${escapeHtml(failed.id)}">show the failing call</button>`
         : '';
-    return `<div class="failure"><strong>${escapeHtml(failure.code)}</strong>${where}${jump}
+    return `<div class="failure" data-failure="${index}"><strong>${escapeHtml(failure.code)}</strong>${where}${jump}
 ${divergence === undefined ? '' : renderDivergence(divergence)}
 <pre>${escapeHtml(failure.message)}</pre>${renderConsequences(failure.consequences)}</div>`;
   });
@@ -82,6 +84,11 @@ ${divergence === undefined ? '' : renderDivergence(divergence)}
   const heading = `${data.failures.length} failure${data.failures.length === 1 ? '' : 's'}${caused === 0 ? '' : ` (and ${caused} caused by ${data.failures.length === 1 ? 'it' : 'them'})`}`;
   return `<section class="failures" aria-labelledby="failures-heading"><h2 id="failures-heading">${heading}</h2>
 ${items.join('\n')}</section>`;
+}
+
+/** `1,234 tokens in, 56 out`. */
+function tokensText(usage: NonNullable<ReportData['usage']>): string {
+  return `${usage.inputTokens.toLocaleString('en')} tokens in, ${usage.outputTokens.toLocaleString('en')} out`;
 }
 
 /** What a failure caused, one line each: their full text would only restate the failure. */
@@ -94,12 +101,26 @@ function renderConsequences(consequences: ReportData['failures'][number]['conseq
 <ul class="consequences">${items.join('')}</ul>`;
 }
 
+/** Where the request first differed, the two values side by side with the changed words marked and long unchanged stretches folded. */
 function renderDivergence(divergence: NonNullable<ReportData['failures'][number]['divergence']>): string {
+  const shown = foldUnchanged(wordDiff(divergence.recorded, divergence.live));
   return `<dl class="divergence" aria-label="First divergence">
 <dt>first divergence at</dt><dd>${escapeHtml(divergence.path)}</dd>
-<dt>recorded</dt><dd class="recorded">${escapeHtml(divergence.recorded)}</dd>
-<dt>live</dt><dd class="live">${escapeHtml(divergence.live)}</dd>
+<dt>recorded</dt><dd class="recorded">${renderSide(shown, 'removed')}</dd>
+<dt>live</dt><dd class="live">${renderSide(shown, 'added')}</dd>
 </dl>`;
+}
+
+/** One side of a word diff: its own changes marked (`del` struck through, `ins` underlined), not colour alone. */
+function renderSide(parts: readonly ShownPart[], own: 'removed' | 'added'): string {
+  return parts
+    .map((part) => {
+      if (part.kind === 'folded') return `<span class="fold" title="${part.chars} unchanged characters">…</span>`;
+      if (part.kind === 'same') return escapeHtml(part.text);
+      if (part.kind !== own) return '';
+      return own === 'removed' ? `<del>${escapeHtml(part.text)}</del>` : `<ins>${escapeHtml(part.text)}</ins>`;
+    })
+    .join('');
 }
 
 function renderTicks(span: number): string {
@@ -150,6 +171,7 @@ function renderLane(session: ReportSession, data: ReportData, span: number): str
   const badges = [
     session.outOfProcess ? '<span class="badge oop">out-of-process (ACP)</span>' : '',
     session.seedLength > 0 ? `<span class="badge">fork: ${session.seedLength} inherited events</span>` : '',
+    session.usage === null ? '' : `<span class="badge tokens">${escapeHtml(tokensText(session.usage))}</span>`,
     `<span class="badge${session.outcome === 'completed' || session.outcome === 'none' ? '' : ' bad'}">${escapeHtml(outcomeLabel(session.outcome))}</span>`,
   ].join('');
   const tree =

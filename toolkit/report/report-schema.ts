@@ -19,6 +19,13 @@ const object = (properties: Record<string, unknown>, optional: readonly string[]
   properties,
 });
 
+const totalUsage = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['inputTokens', 'outputTokens'],
+  properties: { inputTokens: count, outputTokens: count },
+};
+
 const usage = {
   type: ['object', 'null'],
   additionalProperties: false,
@@ -43,6 +50,20 @@ const modelCall = object({
   },
   finish: { enum: ['stop', 'tool-calls', 'max-tokens', 'content-filter', 'error', 'aborted', 'other', null] },
   request: nullableText,
+  messages: {
+    oneOf: [
+      { type: 'null' },
+      {
+        type: 'array',
+        items: object({
+          role: text,
+          text,
+          toolCalls: { type: 'array', items: object({ name: text, arguments: text }) },
+          answers: { type: 'array', items: text },
+        }),
+      },
+    ],
+  },
   text,
   reasoning: text,
   toolCalls: { type: 'array', items: object({ id: text, name: text, arguments: text }) },
@@ -91,6 +112,7 @@ const session = object({
   toolCalls: { type: 'array', items: toolCall },
   tasks: { type: 'array', items: task },
   marks: { type: 'array', items: object({ kind: { enum: ['cancel', 'error'] }, time, label: text }) },
+  usage: totalUsage,
 });
 
 /** The JSON embedded in every scenario page; docs/report.md describes each field. */
@@ -107,6 +129,7 @@ export const reportDataSchema: JsonSchema = object({
     modelCalls: count,
   }),
   span: time,
+  usage: totalUsage,
   failures: {
     type: 'array',
     items: object(

@@ -131,7 +131,7 @@ describe('nestcast run --report', () => {
     // Its four scenarios run in worker processes that load the toolkit from its TypeScript sources.
   }, 120_000);
 
-  it('highlights the call a tampered replay failed on, with the first divergence recorded vs live', async () => {
+  it('highlights the call a tampered replay failed on, with the first divergence recorded vs live, its changed word marked, and the call’s recorded request', async () => {
     const recordings = join(temp, 'tampered-recordings');
     await tamperedSpawnOne(REPO, recordings);
     const dir = join(temp, 'tampered');
@@ -152,7 +152,17 @@ describe('nestcast run --report', () => {
       call: 2,
       divergence: { path: 'messages[3].content', recorded: '"Canberra"', live: '"Sydney"' },
     });
-    expect(html).toContain('<dd class="recorded">&#34;Canberra&#34;</dd>');
+    // The changed word marked on each side: struck through where recorded, underlined where live.
+    expect(html).toContain('<dd class="recorded">&#34;<del>Canberra</del>&#34;</dd>');
+    expect(html).toContain('<dd class="live">&#34;<ins>Sydney</ins>&#34;</dd>');
+    // The recorded request of the failed call, message by message, and the tokens of the run.
+    const messages = data.sessions[0]?.modelCalls[1]?.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(messages[3]?.text).toBe('Canberra');
+    const sum = (key: 'inputTokens' | 'outputTokens') =>
+      data.sessions.reduce((total, session) => total + (session.usage?.[key] ?? 0), 0);
+    expect(data.sessions.every((session) => session.usage !== null)).toBe(true);
+    expect(data.usage).toEqual({ inputTokens: sum('inputTokens'), outputTokens: sum('outputTokens') });
     expect(html).toMatch(/class="bar bar-model is-failed" data-bar="s1\.m2"[^>]*><span class="label">FAILED: call 2</);
     // Replay refused the call, so nothing of its recording streamed: no phases drawn.
     expect(data.sessions[0]?.modelCalls[1]?.phases).toEqual([]);

@@ -22,6 +22,8 @@ export interface ReportData {
   /** Milliseconds from the first session's start to the last event: the length of the time axis. */
   readonly span: number;
   readonly failures: readonly ReportFailure[];
+  /** Tokens of every model call that reported usage; `null` when none did. */
+  readonly usage: ReportUsage | null;
   /** Lanes, in lineage order: main first, each parent followed by its children. */
   readonly sessions: readonly ReportSession[];
 }
@@ -86,6 +88,25 @@ export interface ReportSession {
   readonly toolCalls: readonly ReportToolCall[];
   readonly tasks: readonly ReportTask[];
   readonly marks: readonly ReportMark[];
+  /** Tokens of the session's model calls that reported usage; `null` when none did. */
+  readonly usage: ReportUsage | null;
+}
+
+/** Token counts summed over calls. */
+export interface ReportUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** One message of a recorded request, as its wire protocol reads it: the same shape for every API. */
+export interface ReportMessage {
+  /** `system`, `user`, `assistant`, `tool`. */
+  readonly role: string;
+  readonly text: string;
+  /** Tool calls an assistant message makes: name and arguments as JSON text. */
+  readonly toolCalls: readonly { readonly name: string; readonly arguments: string }[];
+  /** Ids of the tool calls a tool message answers. */
+  readonly answers: readonly string[];
 }
 
 export type PhaseKind = 'wait' | 'reasoning' | 'text' | 'tool-call';
@@ -113,6 +134,8 @@ export interface ReportModelCall {
   readonly finish: StepFinish | null;
   /** The cassette's one-line request summary; `null` when the cassette has no request for it. */
   readonly request: string | null;
+  /** The recorded request's messages, oldest first; `null` when the cassette has no request for it. */
+  readonly messages: readonly ReportMessage[] | null;
   readonly text: string;
   readonly reasoning: string;
   readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
