@@ -154,7 +154,7 @@ describe.each(['esm', 'cjs'] as const)('the packed tarball in a fresh %s project
       expect(loaded).toContain(own);
       expect(loaded.filter((url) => url.includes('?') || url.includes('%3F'))).toEqual([]);
     }
-  });
+  }, 180_000);
 });
 
 describe('the packed tarball', () => {
