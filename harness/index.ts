@@ -101,7 +101,7 @@ export type { TaskRegistration } from './tasks/types.js';
 export type { TaskStatus } from './tasks/types.js';
 
 // The harness as an ACP agent.
-export { runAcpAgent } from './acp-agent/run-acp-agent.js';
+export { runAcpAgent } from './acp-agent/serve-acp-agent.js';
 export type { RunAcpAgentOptions } from './acp-agent/run-acp-agent.js';
 export { createAcpAgentRuntime } from './acp-agent/acp-agent-runtime.js';
 export type { AcpAgentRuntime } from './acp-agent/acp-agent-runtime.js';

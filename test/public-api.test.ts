@@ -27,9 +27,9 @@ describe('the public API', () => {
     ]);
   });
 
-  it('docs/api.md reads as the names in the list items of its subpath section, types marked', () => {
+  it('docs/api.md reads as the name opening each list item of its subpath section, types marked', () => {
     const doc =
-      '## `nestcast/a`\n\nProse with `prose`.\n\n### Group `g`\n\n- `one`, `type Two`,\n  `three`\n\n## `nestcast/b`\n\n- `four`\n';
+      '## `nestcast/a`\n\nProse with `prose`.\n\n### Group `g`\n\n- `one`: calls `other`.\n  `function one(): void`\n- `type Two`\n  `interface Two`\n- `three`\n\n## `nestcast/b`\n\n- `four`\n';
     expect(documentedNames(doc, './a')).toEqual(['one', 'type Two', 'three']);
     expect(documentedNames(doc, './b')).toEqual(['four']);
   });

@@ -188,14 +188,3 @@ export type { NockDefinitionOut } from './interop/export-nock.js';
 export { pollyMatchRequestsBy } from './interop/polly-identity.js';
 export { InteropError } from './interop/interop-error.js';
 export type { InteropErrorCode } from './interop/interop-error.js';
-
-// Property testing: the arbitraries nestcast's own properties use.
-export { sessionLogArbitrary } from './arbitraries/session-log-arbitrary.js';
-export type { SessionLogConstraints } from './arbitraries/session-log-arbitrary.js';
-export { invalidLogArbitrary } from './arbitraries/invalid-log-arbitrary.js';
-export { anyInvalidLogArbitrary } from './arbitraries/invalid-log-arbitrary.js';
-export type { InvalidLog } from './arbitraries/invalid-log-arbitrary.js';
-export { sseSplitArbitrary } from './arbitraries/sse-split-arbitrary.js';
-export { lifecycleScheduleArbitrary } from './arbitraries/lifecycle-schedule-arbitrary.js';
-export type { LifecycleSchedule } from './arbitraries/lifecycle-schedule-arbitrary.js';
-export type { LifecycleScheduleConstraints } from './arbitraries/lifecycle-schedule-arbitrary.js';

@@ -4,7 +4,9 @@ import { requireSubagents } from '../seam/subagent-service.js';
 import { NO_START_CAPABILITIES, type SubagentProvider } from '../seam/types.js';
 import { AcpChildren } from './acp-children.js';
 import { resolveAcpProviderConfig, type AcpProviderConfig } from './acp-provider-config.js';
-import { startAcpRun } from './start-acp-run.js';
+// The ACP SDK loads with the first start, not with `nestcast/providers`: most users never start a child.
+const loadStartAcpRun = async (): Promise<typeof import('./start-acp-run.js').startAcpRun> =>
+  (await import('./start-acp-run.js')).startAcpRun;
 
 export interface AcpProviderContext {
   readonly logger: Logger;
@@ -32,8 +34,8 @@ export function createAcpProvider(config: AcpProviderConfig, context: AcpProvide
     capabilities: NO_START_CAPABILITIES,
     inheritsParentContext: false,
     start: (request) =>
-      children.start(request.signal, (signal) =>
-        startAcpRun(
+      children.start(request.signal, async (signal) =>
+        (await loadStartAcpRun())(
           request,
           {
             config: resolved,

@@ -107,17 +107,28 @@ describe.concurrent.each(['esm', 'cjs'] as const)('a fresh %s project with the p
   }, 180_000);
 });
 
-describe('the packed tarball', () => {
-  // Filled by the first test, read by the second: a probe scenario's output, serially and in workers.
-  const probeRuns: { own: string; serial: string; inWorkers: string } = { own: '', serial: '', inWorkers: '' };
+/**
+ * A preload that prints every file of the installed nestcast the process loads, with its full URL:
+ * what Node loaded, whichever loader (tsx's namespace, ours) resolved it. In-thread where Node has
+ * `module.registerHooks`, else off-thread (Node 20), which writes from the hooks thread.
+ */
+const LOAD_PROBE = `import module from 'node:module';
+const hook = \`export function load(url, context, next) {
+  if (url.includes('/node_modules/nestcast/dist/')) process.stderr.write('LOADED ' + url + '\\\\n');
+  return next(url, context);
+}\`;
+const source = 'data:text/javascript,' + encodeURIComponent(hook);
+if (module.registerHooks) module.registerHooks({ load: (await import(source)).load });
+else module.register(source);
+`;
 
-  it('records and replays a probe scenario importing nestcast, serially and in workers', async () => {
-    const dir = projects.esm;
+describe.each(['esm', 'cjs'] as const)('the packed tarball in a fresh %s project', (kind) => {
+  it("loads one nestcast: a scenario module's `nestcast` imports resolve to the CLI's own install, never a second copy under tsx's namespace, serially and in workers", async () => {
+    const dir = projects[kind];
     await writeFile(
       join(dir, 'scenarios', 'probe.scenario.ts'),
       [
         "import { defineScenario } from 'nestcast/toolkit';",
-        "console.error(`PROBE ${import.meta.resolve('nestcast/toolkit')}`);",
         'export default defineScenario({',
         "  name: 'probe',",
         "  description: 'where its nestcast import resolves',",
@@ -126,32 +137,27 @@ describe('the packed tarball', () => {
         '});',
       ].join('\n'),
     );
-    probeRuns.own = pathToFileURL(
+    const probe = join(root, `load-probe-${kind}.mjs`);
+    await writeFile(probe, LOAD_PROBE);
+    const env = { NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` };
+    const serial = await sh(dir, 'npx', ['nestcast', 'record', 'probe'], env);
+    const inWorkers = await sh(dir, 'npx', ['nestcast', 'run', '--workers', '2'], env);
+    expect(inWorkers).toContain('2 scenarios passed');
+    const own = pathToFileURL(
       await realpath(join(dir, 'node_modules', 'nestcast', 'dist', 'toolkit', 'index.js')),
     ).href;
-    probeRuns.serial = await sh(dir, 'npx', ['nestcast', 'record', 'probe']);
-    probeRuns.inWorkers = await sh(dir, 'npx', ['nestcast', 'run', '--workers', '2']);
-    expect(probeRuns.inWorkers).toContain('2 scenarios passed');
-  });
+    for (const output of [serial, inWorkers]) {
+      const loaded = output
+        .split('\n')
+        .filter((line) => line.startsWith('LOADED '))
+        .map((line) => line.slice('LOADED '.length));
+      expect(loaded).toContain(own);
+      expect(loaded.filter((url) => url.includes('?') || url.includes('%3F'))).toEqual([]);
+    }
+  }, 180_000);
+});
 
-  // Known failure where tsx loads TypeScript through Node's in-thread module hooks (tsx 4.23: from
-  // Node 22.22.3, 24.11.1, 25.1 and 26.0): nestcast's off-thread resolve hook runs after tsx's there,
-  // so scenario modules load a second nestcast. Registering the hook in-thread instead fixed ESM
-  // projects but broke CommonJS ones on 24 and 26 (MODULE_NOT_FOUND for `…scenario.ts?namespace=…`).
-  // `it.fails` turns red the day it is fixed, so this line is removed then.
-  (tsxHooksInThread() ? it.fails : it)(
-    "resolves a scenario module's `nestcast` imports to the CLI's own files, not to a second copy under tsx's namespace, serially and in workers",
-    () => {
-      const probes = (output: string): string[] =>
-        output
-          .split('\n')
-          .filter((line) => line.startsWith('PROBE '))
-          .map((line) => line.slice('PROBE '.length));
-      expect(probes(probeRuns.serial)).toEqual([probeRuns.own]);
-      expect(probes(probeRuns.inWorkers)).toEqual([probeRuns.own]);
-    },
-  );
-
+describe('the packed tarball', () => {
   it('ships the README and the docs beside dist, and says what it is about', async () => {
     const listed = (await sh(root, 'tar', ['tzf', tarball])).split('\n');
     expect(listed).toEqual(
@@ -189,12 +195,3 @@ describe('the packed tarball', () => {
       expect(loaded[subpath], subpath).toEqual(valueNames(documentedNames(doc, subpath)).sort());
   });
 });
-
-/** Whether tsx (4.23) uses Node's in-thread module hooks on this Node: the versions it names. */
-function tsxHooksInThread(): boolean {
-  const [major = 0, minor = 0, patch = 0] = process.versions.node.split('.').map(Number);
-  const from: Record<number, [number, number]> = { 22: [22, 3], 24: [11, 1], 25: [1, 0] };
-  if (major >= 26) return true;
-  const since = from[major];
-  return since !== undefined && (minor > since[0] || (minor === since[0] && patch >= since[1]));
-}

@@ -44,11 +44,14 @@ export function valueNames(names: readonly string[]): string[] {
   return names.filter((name) => !name.startsWith('type '));
 }
 
-/** The names docs/api.md lists under `## \`nestcast/<subpath>\``: the backticked names in that section's list items. */
+/**
+ * The names docs/api.md lists under `## \`nestcast/<subpath>\``: the backticked name that opens each
+ * list item (`- \`name\`: what it is`, its signature on the next line).
+ */
 export function documentedNames(doc: string, subpath: string): string[] {
   const section = doc.split(/^## /m).find((text) => text.startsWith(`\`nestcast/${subpath.slice(2)}\``)) ?? '';
-  const items = section.split('\n').filter((line) => /^(- | {2})/.test(line));
-  return items.flatMap((line) =>
-    [...line.matchAll(/`((?:type )?[A-Za-z_$][\w$]*)`/g)].map((match) => match[1] as string),
-  );
+  return section
+    .split('\n')
+    .map((line) => /^- `((?:type )?[A-Za-z_$][\w$]*)`/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
 }

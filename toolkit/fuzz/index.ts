@@ -35,3 +35,14 @@ export type { Act } from './coverage.js';
 export type { CoverageCell } from './coverage.js';
 export type { PathCell } from './coverage.js';
 export type { Claims } from './coverage.js';
+
+// Property testing: the arbitraries nestcast's own properties use (here, not in `nestcast/toolkit`: they load fast-check).
+export { sessionLogArbitrary } from '../arbitraries/session-log-arbitrary.js';
+export type { SessionLogConstraints } from '../arbitraries/session-log-arbitrary.js';
+export { invalidLogArbitrary } from '../arbitraries/invalid-log-arbitrary.js';
+export { anyInvalidLogArbitrary } from '../arbitraries/invalid-log-arbitrary.js';
+export type { InvalidLog } from '../arbitraries/invalid-log-arbitrary.js';
+export { sseSplitArbitrary } from '../arbitraries/sse-split-arbitrary.js';
+export { lifecycleScheduleArbitrary } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+export type { LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
+export type { LifecycleScheduleConstraints } from '../arbitraries/lifecycle-schedule-arbitrary.js';

@@ -1,4 +1,4 @@
-import { register as registerHooks } from 'node:module';
+import module from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 type ModuleImporter = (file: string) => Promise<unknown>;
@@ -32,9 +32,28 @@ const NAMESPACE = 'nestcast-scenarios';
 async function tsxImporter(): Promise<ModuleImporter> {
   const { register } = await import('tsx/esm/api');
   const scoped = register({ namespace: NAMESPACE });
-  // After tsx's, so it runs first: see SHARED_NESTCAST_HOOKS.
-  registerHooks(`data:text/javascript,${encodeURIComponent(SHARED_NESTCAST_HOOKS)}`);
+  // After tsx's, so they run first: see SHARED_NESTCAST_HOOKS.
+  const hooks = `data:text/javascript,${encodeURIComponent(SHARED_NESTCAST_HOOKS)}`;
+  // Off-thread always: where tsx 4.23 hooks in-thread (Node 24.11.1+, 26), a CommonJS scenario
+  // under its namespace is not found (MODULE_NOT_FOUND `…scenario.ts?namespace=…`) unless an
+  // off-thread hook exists, which makes Node load it through the module loader tsx hooks. Node 26
+  // deprecates `module.register` (DEP0205); this call is deliberate, so its warning is not printed.
+  const quiet = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    module.register(hooks);
+  } finally {
+    process.noDeprecation = quiet;
+  }
+  const inThread = (module as InThreadHooks).registerHooks;
+  if (inThread !== undefined) inThread({ resolve: ((await import(hooks)) as { resolve: ResolveHook }).resolve });
   return (file) => scoped.import(pathToFileURL(file).href, import.meta.url);
+}
+
+type ResolveHook = (specifier: string, context: { parentURL?: string }, next: ResolveHook) => unknown;
+/** `module.registerHooks` (Node 22.15, 23.5 and later), which Node 20's types do not name. */
+interface InThreadHooks {
+  registerHooks?: (hooks: { resolve: ResolveHook }) => unknown;
 }
 
 /**
@@ -42,17 +61,36 @@ async function tsxImporter(): Promise<ModuleImporter> {
  * `import … from 'nestcast/toolkit'` would load a second nestcast, with its own module state, in
  * every process (0.6 s for 40 scenarios on 2 cores). This resolve hook resolves `nestcast` imports
  * of scenario modules as from an ordinary module: to the package's own files, which are the running
- * CLI's when it is that same install. Proved in test/newcomer/packed-tarball.test.ts.
+ * CLI's when it is that same install. tsx marks an ES module with `?tsx-namespace=…`, and a
+ * CommonJS one (a scenario in a package without `"type": "module"`) with `%3Fnamespace=…` in its
+ * path. The hook must run before tsx's, which adds the mark: where Node has in-thread hooks
+ * (`module.registerHooks`) it is one of them, registered after tsx's and so first, whether tsx
+ * hooks in-thread too (tsx 4.23 from Node 22.22.3, 24.11.1, 25.1, 26) or off-thread (every in-thread
+ * hook runs before the off-thread ones); on Node 20 the off-thread copy, registered after tsx's,
+ * does it (elsewhere that copy finds the mark gone). Synchronous, as in-thread hooks must be:
+ * off-thread, it returns the next hook's promise.
+ * Proved for ESM and CommonJS projects in test/newcomer/packed-tarball.test.ts.
  */
 const SHARED_NESTCAST_HOOKS = `
-const MARK = ${JSON.stringify(NAMESPACE)};
-export async function resolve(specifier, context, nextResolve) {
+const NAMESPACE = ${JSON.stringify(NAMESPACE)};
+const CJS_MARK = '%3Fnamespace=' + NAMESPACE;
+function unmarked(parentURL) {
+  const url = new URL(parentURL);
+  if (url.searchParams.get('tsx-namespace') === NAMESPACE) {
+    url.searchParams.delete('tsx-namespace');
+    return url.href;
+  }
+  const at = url.pathname.indexOf(CJS_MARK);
+  if (at === -1) return undefined;
+  url.pathname = url.pathname.slice(0, at);
+  url.search = '';
+  return url.href;
+}
+export function resolve(specifier, context, nextResolve) {
   const parent = context.parentURL;
   if (parent === undefined || !(specifier === 'nestcast' || specifier.startsWith('nestcast/'))) return nextResolve(specifier, context);
-  const url = new URL(parent);
-  if (url.searchParams.get('tsx-namespace') !== MARK) return nextResolve(specifier, context);
-  url.searchParams.delete('tsx-namespace');
-  return nextResolve(specifier, { ...context, parentURL: url.href });
+  const parentURL = unmarked(parent);
+  return nextResolve(specifier, parentURL === undefined ? context : { ...context, parentURL });
 }
 `;
 
