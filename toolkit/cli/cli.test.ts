@@ -240,6 +240,8 @@ describe('nestcast record and inspect', () => {
         server.url,
         '--api-key-env',
         'MY_PROXY_KEY',
+        '--model',
+        'proxy-model',
         '--recordings',
         temp,
       ];
