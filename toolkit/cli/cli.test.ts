@@ -241,6 +241,8 @@ describe('nestcast record and inspect', { timeout: 90_000 }, () => {
         server.url,
         '--api-key-env',
         'MY_PROXY_KEY',
+        '--model',
+        'proxy-model',
         '--recordings',
         temp,
       ];

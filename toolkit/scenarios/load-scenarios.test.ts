@@ -125,6 +125,29 @@ describe('loadScenario validates the definition whole', () => {
     });
   });
 
+  it('refuses a TypeScript program scenario the same way, naming its .ts file', async () => {
+    const file = join(dir, 'invalid', 'ts-program.scenario.ts');
+    await writeFile(
+      file,
+      `export default { name: 'ts-program', description: 'd', program: async (): Promise<number> => 1, steps: [] };\n`,
+    );
+    await expect(loadScenario(join(dir, 'invalid'), 'ts-program')).rejects.toMatchObject({
+      code: 'SCENARIO_INVALID',
+      message: expect.stringContaining(
+        `${file}: invalid scenario definition: (the definition): has both \`steps\` and \`program\`; give exactly one`,
+      ) as unknown,
+    });
+  });
+
+  it('accepts a program scenario with its expectations and result check', async () => {
+    await writeFile(
+      join(dir, 'invalid', 'program.scenario.mjs'),
+      `export default { name: 'program', description: 'd', program: async () => 'ok', script: { lineages: { main: [{ text: 'ok' }] } },
+  normalise: [], expect: { sessions: 1, output: { main: /ok/ }, result: (value) => value === 'ok' }, timeout: 5 };\n`,
+    );
+    await expect(loadScenario(join(dir, 'invalid'), 'program')).resolves.toMatchObject({ name: 'program' });
+  });
+
   it('accepts functions and RegExps where the types allow them', async () => {
     await writeFile(
       join(dir, 'invalid', 'full.scenario.mjs'),

@@ -32,13 +32,19 @@ import { scriptChanges } from './script-changes.js';
 import type { AuthoredScript } from '../authored/types.js';
 
 const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
-import type { AcpCassetteKind, ScenarioDefinition } from './types.js';
+import { isProgramScenario, type AcpCassetteKind, type ScenarioDefinition } from './types.js';
+import { DEFAULT_MODEL } from '../../harness/llm/openai-compatible/openai-compatible-adapter.js';
 
 /** Where a run's model calls come from and go to, and what is checked or written after the run. */
 export interface ModelSource {
   readonly fetch: typeof fetch;
   readonly baseUrl: string;
   readonly apiKey?: string;
+  /**
+   * The model name sessions send when the scenario's `agent.model` names none: `record --model`,
+   * or in replay the model the recording was made with. Undefined: the adapter's default.
+   */
+  readonly model?: string;
   /** Environment for out-of-process children: mode, cassette, outbox (made by this call). */
   childEnv(): Readonly<Record<string, string>>;
   /**
@@ -80,6 +86,8 @@ export interface ModelSourceOptions {
   readonly baseUrl?: string;
   /** The variable holding that API's key. Default: the host's usual one (`apiKeyVariable`). */
   readonly apiKeyEnv?: string;
+  /** Record: the model name every session sends unless the scenario's `agent.model` names one. */
+  readonly model?: string;
   /** Replay: told of each call answered, as it is answered (a program scenario's transcripts are built from them). */
   readonly onServed?: (served: ServedCall) => void;
   /** Replay: requests the network guard lets through (a program scenario's own loopback endpoint). */
@@ -143,6 +151,10 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
         ? 'authored script (no recording yet)'
         : `recording at ${options.recordingDir}`,
     fromRecording: cassette.location !== undefined,
+    // Sent again as recorded (`record --model`): the requests then match.
+    ...(cassette.location !== undefined && cassette.provenance.model !== undefined
+      ? { model: cassette.provenance.model }
+      : {}),
     recording,
     async finish() {
       const children = await readChildReplays(outbox.path);
@@ -200,6 +212,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
           (scenario.script ? '; or drop --base-url to record against its authored script with no key.' : '.'),
       );
     }
+    refuseDefaultModelElsewhere(scenario, baseUrl, options.model);
   }
   if (apiKey !== undefined) rememberSecret(apiKey, `the ${keyVariable} environment variable`);
   stripUrlCredentials(baseUrl);
@@ -219,6 +232,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     acpChannel: (kind) => starts.watch(kind === 'protocol' ? protocol.channel : spawnAcpChild),
     baseUrl,
     ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
     childEnv: () => ({
       [CHILD_ENV.mode]: 'record',
       [CHILD_ENV.outbox]: outbox.make(),
@@ -263,6 +277,26 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       await server?.close();
     },
   };
+}
+
+/**
+ * The harness's default model name is DeepSeek's: sent to another API it is refused at best, and
+ * at worst answered by a model nobody chose. A harness scenario recorded elsewhere must say which.
+ */
+function refuseDefaultModelElsewhere(scenario: ScenarioDefinition, baseUrl: string, model: string | undefined): void {
+  if (isProgramScenario(scenario) || scenario.agent?.model !== undefined || model !== undefined) return;
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return;
+  }
+  if (host === new URL(DEEPSEEK_BASE_URL).hostname) return;
+  throw new ScenarioError(
+    'MODEL_REQUIRED',
+    `Recording "${scenario.name}" against ${baseUrl} would send the default model name ${DEFAULT_MODEL}, which is DeepSeek's. ` +
+      `Say which model to send: \`agent: { model: '<name>' }\` in the scenario, or record --model <name>.`,
+  );
 }
 
 /** A recording made from a script says which; replaying it after the script was edited would test the old script. */

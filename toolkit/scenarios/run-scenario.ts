@@ -34,6 +34,12 @@ export interface RunScenarioOptions {
   readonly timing?: ReplayTiming;
   /** Record against this OpenAI-compatible API (its key: see `apiKeyEnv`) instead of the scenario's script. */
   readonly baseUrl?: string;
+  /**
+   * Record: the model name every session sends unless the scenario's `agent.model` names one
+   * (replay then sends what the recording was made with). Required for a harness scenario
+   * recorded against an API other than DeepSeek's, unless `agent.model` is set (MODEL_REQUIRED).
+   */
+  readonly model?: string;
   /** Record against `baseUrl` with the key in this variable (default: the host's usual one, else DEEPSEEK_API_KEY). */
   readonly apiKeyEnv?: string;
   readonly env?: NodeJS.ProcessEnv;

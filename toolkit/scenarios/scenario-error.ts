@@ -11,6 +11,8 @@ export type ScenarioErrorCode =
   | 'INVARIANT_VIOLATION'
   | 'TURN_ERROR'
   | 'MISSING_KEY'
+  /** (record) A harness scenario recorded against an API other than DeepSeek's names no model. */
+  | 'MODEL_REQUIRED'
   | 'WAIT_TIMEOUT'
   | 'SCENARIO_TIMEOUT'
   | 'SCENARIO_STALLED'

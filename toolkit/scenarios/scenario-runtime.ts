@@ -41,6 +41,10 @@ export async function buildScenarioRuntime(
       createOpenAICompatibleAdapter({
         baseUrl: source.baseUrl,
         ...(source.apiKey !== undefined ? { apiKey: source.apiKey } : {}),
+        // Every session sends the scenario's model, never a default another API does not serve.
+        ...((scenario.agent?.model ?? source.model) !== undefined
+          ? { model: scenario.agent?.model ?? source.model }
+          : {}),
         fetch: source.fetch,
         // The process environment is never read: in replay a key there must not matter.
         env: {},

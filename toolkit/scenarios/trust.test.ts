@@ -97,6 +97,7 @@ describe('nothing secret reaches a file', () => {
         mode: 'record',
         recordingsDir,
         baseUrl: api.url,
+        model: 'test-model',
         env: { ...process.env, DEEPSEEK_API_KEY: key },
       });
       expect(report.failures[0]).toMatchObject({
@@ -148,6 +149,7 @@ describe('no silent downgrade', () => {
       mode: 'record',
       recordingsDir,
       baseUrl: `http://127.0.0.1:${closedPort}`,
+      model: 'test-model',
       env: { DEEPSEEK_API_KEY: 'sk-test-refused-0123456789' },
     });
     expect(codes(report)).toContain('NOT_SAVED');

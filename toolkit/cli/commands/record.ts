@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { META_FILE } from '../../cassette/lineage-file.js';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { ambiguityLines } from '../ambiguity-lines.js';
@@ -26,12 +26,21 @@ Where the calls go:
   - with --base-url, or a scenario without a script: to that API (default DEEPSEEK_BASE_URL, else
     https://api.deepseek.com) with the key in --api-key-env, else the host's usual variable
     (OPENAI_API_KEY for api.openai.com, …), else DEEPSEEK_API_KEY. The key is never written: a
-    recording that contains it anywhere is refused and nothing is saved.
+    recording that contains it anywhere is refused and nothing is saved. A scenario's sessions send
+    its \`agent.model\`, else --model; recording against an API other than DeepSeek's needs one of
+    them (MODEL_REQUIRED), never DeepSeek's default model name.
+
+A program scenario (\`program\` instead of \`steps\`) sends what its own code sends, through the fetch
+and endpoint nestcast hands it (see docs/scenarios.md, "Scenarios for your own agents").
+
+Each recording saved is named with what it holds: \`wrote recordings/<name> (N sessions, M model
+calls, model <model> at <host>)\`.
 
 Options:
   --missing            record only scenarios that have no recording yet
   --base-url <url>     record against this OpenAI-compatible API instead of the authored script
   --api-key-env <NAME> the environment variable holding that API's key
+  --model <name>       the model name every session sends (a scenario's agent.model wins)
   --scenarios <dir>    folder of <name>.scenario.{ts,mts,js,mjs} files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
@@ -79,6 +88,7 @@ interface RecordRequest {
   readonly timeout: number | undefined;
   readonly baseUrl: string | undefined;
   readonly apiKeyEnv: string | undefined;
+  readonly model: string | undefined;
   readonly passWithNone: boolean;
   /** `--report <dir>`, absolute. */
   readonly reportDir: string | undefined;
@@ -89,6 +99,7 @@ function readRecordRequest(argv: readonly string[], io: CliIo): RecordRequest {
     missing: { type: 'boolean' },
     'base-url': { type: 'string' },
     'api-key-env': { type: 'string' },
+    model: { type: 'string' },
     scenarios: { type: 'string' },
     recordings: { type: 'string' },
     report: { type: 'string' },
@@ -103,6 +114,7 @@ function readRecordRequest(argv: readonly string[], io: CliIo): RecordRequest {
     missing: values.missing === true,
     baseUrl: values['base-url'],
     apiKeyEnv: values['api-key-env'],
+    model: values.model,
     passWithNone: values['pass-with-no-scenarios'] === true,
     reportDir: values.report === undefined ? undefined : resolve(io.cwd, values.report),
   };
@@ -132,12 +144,13 @@ async function recordEach(names: readonly string[], request: RecordRequest, io: 
         ...(request.timeout !== undefined ? { timeout: request.timeout } : {}),
         ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
         ...(request.apiKeyEnv !== undefined ? { apiKeyEnv: request.apiKeyEnv } : {}),
+        ...(request.model !== undefined ? { model: request.model } : {}),
       },
       // One at a time, in order: a recording against a real API keeps to one conversation at once.
       workers: 1,
       reportDir: request.reportDir,
       linesAfter: (report) =>
-        report.passed ? savedAmbiguities(join(request.recordingsDir, report.name), p) : Promise.resolve([]),
+        report.passed ? savedLines(join(request.recordingsDir, report.name), p, io.cwd) : Promise.resolve([]),
     },
     io,
   );
@@ -146,10 +159,21 @@ async function recordEach(names: readonly string[], request: RecordRequest, io: 
   return reports;
 }
 
-/** A saved recording keeps its ambiguities in meta.json; the record is where the user can still fix them. */
-async function savedAmbiguities(recordingDir: string, p: Paint): Promise<string[]> {
-  const { ambiguities = [] } = await loadCassette(recordingDir);
-  return ambiguityLines(ambiguities, p, '    ');
+/**
+ * Where the recording went and what it holds, read back from what was saved; then its ambiguities,
+ * which meta.json keeps and the record is where the user can still fix them.
+ */
+async function savedLines(recordingDir: string, p: Paint, cwd: string): Promise<string[]> {
+  const { ambiguities = [], calls, provenance } = await loadCassette(recordingDir);
+  const where = relative(cwd, recordingDir) || '.';
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const modelCalls = Object.values(calls).reduce((sum, list) => sum + list.length, 0);
+  const model = provenance.model === undefined ? '' : `, model ${provenance.model}`;
+  const host = provenance.host === undefined ? '' : ` at ${provenance.host}`;
+  return [
+    `    wrote ${where.startsWith('..') ? recordingDir : where} (${count(Object.keys(calls).length, 'session')}, ${count(modelCalls, 'model call')}${model}${host})`,
+    ...ambiguityLines(ambiguities, p, '    '),
+  ];
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -173,6 +173,7 @@ export function runOptions(run: WorkerRunOptions, env: NodeJS.ProcessEnv) {
     env,
     ...(run.baseUrl !== undefined ? { baseUrl: run.baseUrl } : {}),
     ...(run.apiKeyEnv !== undefined ? { apiKeyEnv: run.apiKeyEnv } : {}),
+    ...(run.model !== undefined ? { model: run.model } : {}),
     ...(run.update === true ? { update: true } : {}),
     ...(run.timing !== undefined ? { timing: run.timing } : {}),
     ...(run.timeout !== undefined ? { timeout: run.timeout } : {}),

@@ -10,6 +10,8 @@ export interface WorkerRunOptions {
   readonly baseUrl?: string;
   /** The variable holding that API's key (`--api-key-env`). */
   readonly apiKeyEnv?: string;
+  /** The model every session sends when recording, unless its scenario names one (`--model`). */
+  readonly model?: string;
   readonly scenariosDir: string;
   readonly recordingsDir: string;
   readonly update?: boolean;

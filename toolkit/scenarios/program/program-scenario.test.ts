@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { describe, expect, test } from 'vitest';
 import { useTempDir } from '../../../test/support/use-temp-dir.js';
 import type { AuthoredScript } from '../../authored/types.js';
+import { startModelServer } from '../../serve/start-model-server.js';
 import { runScenario } from '../run-scenario.js';
 import type { ProgramContext, ProgramScenario } from '../types.js';
 
@@ -234,5 +237,71 @@ describe('a program scenario', () => {
     const replayed = await runScenario(scenario, { recordingsDir });
     expect(replayed.failures).toEqual([]);
     expect(replayed).toMatchObject({ passed: true, sessions: 2, modelCalls: 3 });
+  });
+});
+
+describe('a program scenario recorded against an API (record --base-url)', () => {
+  test('sends each call to that API with the path the client asked for and the real key in place of the dummy one, never stored; replay is keyless', async () => {
+    const recordingsDir = join(dir.path, 'api');
+    const key = 'sk-test-program-api-0123456789';
+    const seen: { path: string; authorization: string | undefined }[] = [];
+    // The API: the script served by nestcast's model server, behind a proxy that notes what each call carried.
+    const upstream = await startModelServer({ scripts: script });
+    const api = createServer((req, res) => {
+      seen.push({ path: req.url ?? '', authorization: req.headers.authorization });
+      const forward = request(
+        `${upstream.url}${req.url ?? ''}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 500, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const { port } = api.address() as AddressInfo;
+    try {
+      const recorded = await runScenario(loopScenario('api'), {
+        mode: 'record',
+        recordingsDir,
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKeyEnv: 'MY_API_KEY',
+        env: { MY_API_KEY: key },
+      });
+      expect(recorded.failures).toEqual([]);
+      expect(seen).toEqual([
+        { path: '/v1/chat/completions', authorization: `Bearer ${key}` },
+        { path: '/v1/chat/completions', authorization: `Bearer ${key}` },
+        { path: '/v1/chat/completions', authorization: `Bearer ${key}` },
+      ]);
+      const files = await readdir(join(recordingsDir, 'api'), { recursive: true });
+      for (const file of files.filter((name) => name.endsWith('.json') || name.endsWith('.jsonl')))
+        expect(await readFile(join(recordingsDir, 'api', file), 'utf8')).not.toContain(key);
+    } finally {
+      api.close();
+      await upstream.close();
+    }
+
+    const replayed = await runScenario(loopScenario('api'), { recordingsDir });
+    expect(replayed.failures).toEqual([]);
+  });
+});
+
+describe('a program scenario transcript', () => {
+  test('that differs from what the run derived fails TRANSCRIPT_MISMATCH, and --update rewrites it from the run', async () => {
+    const recordingsDir = join(dir.path, 'update');
+    expect((await runScenario(loopScenario('update'), { mode: 'record', recordingsDir })).passed).toBe(true);
+    const file = join(recordingsDir, 'update', 'transcripts', 'main', 'call_moon.jsonl');
+    const written = await readFile(file, 'utf8');
+    await writeFile(file, written.replace('About 384,400 km.', 'About 400,000 km.'));
+
+    const changed = await runScenario(loopScenario('update'), { recordingsDir });
+    const updated = await runScenario(loopScenario('update'), { recordingsDir, update: true });
+
+    expect(changed.failures.map((failure) => failure.code)).toEqual(['TRANSCRIPT_MISMATCH']);
+    expect(changed.failures[0]?.message).toContain('main/call_moon');
+    expect(updated).toMatchObject({ passed: true, wroteTranscripts: true });
+    expect(await readFile(file, 'utf8')).toBe(written);
   });
 });

@@ -18,6 +18,7 @@ export function openModelSource(
     ...(options.timing !== undefined ? { timing: options.timing } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
     ...program,
   };
   return options.mode === 'record' ? recordSource(sourceOptions) : replaySource(sourceOptions);
