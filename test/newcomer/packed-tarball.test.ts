@@ -1,4 +1,5 @@
 import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import module from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,9 @@ if (module.registerHooks) module.registerHooks({ load: (await import(source)).lo
 else module.register(source);
 `;
 
+/** Whether Node has in-thread module hooks (`module.registerHooks`: 22.15, 23.5 and later), which LOAD_PROBE then uses. */
+const hooksInThread = typeof (module as { registerHooks?: unknown }).registerHooks === 'function';
+
 describe.each(['esm', 'cjs'] as const)('the packed tarball in a fresh %s project', (kind) => {
   it("loads one nestcast: a scenario module's `nestcast` imports resolve to the CLI's own install, never a second copy under tsx's namespace, serially and in workers", async () => {
     const dir = projects[kind];
@@ -151,7 +155,9 @@ describe.each(['esm', 'cjs'] as const)('the packed tarball in a fresh %s project
         .split('\n')
         .filter((line) => line.startsWith('LOADED '))
         .map((line) => line.slice('LOADED '.length));
-      expect(loaded).toContain(own);
+      // Node 20's off-thread hooks do not see what a CommonJS module requires (require of an ES
+      // module): there only a namespaced load would show. In-thread hooks see every load.
+      if (kind === 'esm' || hooksInThread) expect(loaded).toContain(own);
       expect(loaded.filter((url) => url.includes('?') || url.includes('%3F'))).toEqual([]);
     }
   }, 180_000);
