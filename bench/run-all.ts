@@ -13,6 +13,7 @@ import { benchParseCost } from './parse-cost.js';
 import { benchRecordingOverhead } from './recording-overhead.js';
 import { benchReplayCost } from './replay-cost.js';
 import { benchScenarioReplay } from './scenario-replay.js';
+import { benchServeOverhead } from './serve-overhead.js';
 import { formatTable, type Row } from './table.js';
 import { benchThreadedTree } from './threaded-tree.js';
 
@@ -32,6 +33,7 @@ const ITEMS: ReadonlyArray<readonly [string, string, () => Promise<Row[]>]> = [
     'growing-history sessions up to 100,000 calls: record, save, load, replay, memory',
     () => benchGrowingSession(),
   ],
+  ['12', 'nestcast serve: replay against a plain loopback server, record mode time to first byte', benchServeOverhead],
 ];
 
 async function main(): Promise<void> {

@@ -195,6 +195,29 @@ describe('nestcast serve: record mode passes the stream through and keeps the ke
     expect((await recorder.close()).ok).toBe(true);
   });
 
+  test('the caller gets the status and headers while the upstream has sent them and no event yet', async () => {
+    let headersSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (headersSeen = resolve));
+    const upstream = await startLoopbackServer(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.flushHeaders();
+      // The model "thinks" until the caller has the head: an endpoint holding the head back for the first event never gets here.
+      await seen;
+      response.end(`data: ${JSON.stringify(chunk('done'))}\n\ndata: [DONE]\n\n`);
+    });
+    servers.push(upstream);
+    const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
+    const response = await fetch(`${recorder.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'think' }], stream: true }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    headersSeen();
+    expect(await response.text()).toContain('"done"');
+    expect((await recorder.close()).ok).toBe(true);
+  });
+
   test('the real key replaces the caller’s dummy key on the way out and is written nowhere', async () => {
     const key = 'sk-real-0123456789abcdef';
     const upstream = await startLoopbackServer((_request, response) => {

@@ -1,0 +1,191 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { saveCassette } from '../toolkit/cassette/save-cassette.js';
+import type { Cassette } from '../toolkit/cassette/types.js';
+import { createRecordingFetch } from '../toolkit/record/recording-fetch.js';
+import { startModelServer } from '../toolkit/serve/start-model-server.js';
+import { scriptedResponse, startLoopbackServer, wait, write } from '../test/support/loopback-server.js';
+import { FRAMES, MESSAGES, MODEL } from './fixtures/stream-50.js';
+import { compare, stats, statsOf, type Subject } from './measure.js';
+import { liveSseServer } from './peers/loopback-sse.js';
+import { ratioRow, type Row } from './table.js';
+
+export const SERVE_REPLAY_GOAL = 1.15;
+/** Record mode's time to first byte over calling the upstream directly, in ms. */
+export const SERVE_RECORD_GOAL_MS = 1;
+
+const REQUEST = JSON.stringify({ model: MODEL, messages: MESSAGES, stream: true });
+const WARMUP = 100;
+const ROUNDS = 41;
+const BATCH = 5;
+/** One recorded root per call the replay subject makes: every call is the same new conversation. */
+const ROOTS = WARMUP + ROUNDS * BATCH + 10;
+
+/** The bytes both servers must send: the 50 frames and `[DONE]`. */
+const STREAM_TEXT = FRAMES.join('');
+
+/** One streamed chat-completions call through plain fetch, read to its last byte; fails loudly on a wrong answer. */
+async function streamedCall(url: string): Promise<void> {
+  const response = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer dummy' },
+    body: REQUEST,
+  });
+  const text = await response.text();
+  if (response.status !== 200 || text !== STREAM_TEXT)
+    throw new Error(`bench call to ${url} answered ${response.status}: ${text.slice(0, 200)}`);
+}
+
+/**
+ * Item 12 (issue 27): `nestcast serve` as a separate process's model endpoint. Replay: the same
+ * 50-event stream from `startModelServer({ recording })` and from a plain node:http server on
+ * loopback, read by plain fetch. Record: time to the first byte through
+ * `startModelServer({ record, upstream })` against calling that upstream directly, paired per round.
+ */
+export async function benchServeOverhead(): Promise<Row[]> {
+  return [...(await replayRows()), ...(await recordRows())];
+}
+
+async function replayRows(): Promise<Row[]> {
+  const plain = await liveSseServer();
+  const dir = await mkdtemp(join(tmpdir(), 'nestcast-bench-serve-'));
+  await saveCassette(join(dir, 'recording'), await rootsRecordedFrom(plain.url));
+  const served = await startModelServer({ recording: join(dir, 'recording') });
+  let rows: Row[];
+  try {
+    const subjects: Subject[] = [
+      { name: 'plain loopback server', run: () => streamedCall(plain.url) },
+      { name: 'nestcast serve --recording', run: () => streamedCall(served.url) },
+    ];
+    for (const subject of subjects) await subject.run();
+    const results = await compare(subjects, { warmup: WARMUP, rounds: ROUNDS, batch: BATCH });
+    const floor = statsOf(results, 'plain loopback server');
+    rows = [
+      ratioRow(
+        { item: '12 serve/replay', subject: 'plain loopback server', stats: floor, unit: 'µs', reference: 'plain' },
+        floor,
+      ),
+      ratioRow(
+        {
+          item: '12 serve/replay',
+          subject: 'nestcast serve --recording',
+          stats: statsOf(results, 'nestcast serve --recording'),
+          unit: 'µs',
+          reference: 'plain',
+          goal: `<= ${SERVE_REPLAY_GOAL}x plain`,
+        },
+        floor,
+        SERVE_REPLAY_GOAL,
+      ),
+    ];
+  } finally {
+    await plain.close();
+  }
+  const summary = await served.close();
+  await rm(dir, { recursive: true, force: true });
+  // The recording holds more roots than the bench asks for; any other problem is a failed replay.
+  const problems = summary.problems.filter((problem) => problem.code !== 'UNCONSUMED_CALLS');
+  if (problems.length > 0) throw new Error(`serve replay reported: ${problems.map((p) => p.message).join('; ')}`);
+  return rows;
+}
+
+/** The plain server's answer recorded once, then filed as ROOTS identical root sessions (`main`, `main-2`, …). */
+async function rootsRecordedFrom(url: string): Promise<Cassette> {
+  const recorder = createRecordingFetch();
+  await (
+    await recorder(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: REQUEST,
+    })
+  ).text();
+  const cassette = await recorder.cassette();
+  const call = cassette.calls['main']?.[0];
+  if (!call) throw new Error('the bench recording holds no call of session "main"');
+  const roots = Array.from({ length: ROOTS }, (_, i) => [i === 0 ? 'main' : `main-${i + 1}`, [call]] as const);
+  return { ...cassette, calls: Object.fromEntries(roots) };
+}
+
+/** A model that thinks for 5 ms before its first event, then streams 50 events, as a real endpoint would. */
+const PACED = [wait(5), ...FRAMES.map((frame) => write(frame))];
+
+async function recordRows(): Promise<Row[]> {
+  const upstream = await startLoopbackServer(scriptedResponse(PACED));
+  const dir = await mkdtemp(join(tmpdir(), 'nestcast-bench-record-'));
+  const recording = await startModelServer({ record: join(dir, 'recording'), upstream: upstream.url });
+  const direct: number[] = [];
+  const through: number[] = [];
+  const added: number[] = [];
+  try {
+    for (let round = -5; round < ROUNDS; round++) {
+      // Paired: each round times both, in alternating order, and keeps the difference.
+      const order = round % 2 === 0 ? [upstream.url, recording.url] : [recording.url, upstream.url];
+      const times = new Map<string, number>();
+      for (const url of order) times.set(url, await timeToFirstByte(url));
+      if (round < 0) continue;
+      const [a, b] = [times.get(upstream.url) as number, times.get(recording.url) as number];
+      direct.push(a);
+      through.push(b);
+      added.push(b - a);
+    }
+  } finally {
+    await upstream.close();
+  }
+  const summary = await recording.close();
+  await rm(dir, { recursive: true, force: true });
+  if (!summary.ok) throw new Error(`serve --record reported: ${summary.problems.map((p) => p.message).join('; ')}`);
+  const reference = stats(direct);
+  return [
+    ratioRow(
+      {
+        item: '12 serve/record TTFB',
+        subject: 'upstream directly (5 ms think)',
+        stats: reference,
+        unit: 'ms',
+        reference: 'direct',
+      },
+      reference,
+    ),
+    ratioRow(
+      {
+        item: '12 serve/record TTFB',
+        subject: 'through nestcast serve --record',
+        stats: stats(through),
+        unit: 'ms',
+        reference: 'direct',
+      },
+      reference,
+    ),
+    addedRow(stats(added)),
+  ];
+}
+
+/** The added time itself, against its absolute goal. */
+function addedRow(added: ReturnType<typeof stats>): Row {
+  return {
+    item: '12 serve/record TTFB',
+    subject: 'added by recording (paired per round)',
+    stats: added,
+    unit: 'ms',
+    goal: `<= ${SERVE_RECORD_GOAL_MS} ms added`,
+    met: added.median <= SERVE_RECORD_GOAL_MS,
+  };
+}
+
+/** From sending the request to the first byte of the answer's body. */
+async function timeToFirstByte(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer dummy' },
+    body: REQUEST,
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const first = await reader.read();
+  const elapsed = performance.now() - started;
+  if (first.done) throw new Error(`${url} answered an empty body`);
+  while (!(await reader.read()).done);
+  return elapsed;
+}
