@@ -14,8 +14,8 @@ export function newWorkerTag(): string {
 }
 
 /**
- * Every process below `root` (see \`descendantProcesses\`) and, where /proc shows environments,
- * every other process whose environment holds \`WORKER_TAG\`=\`tag\`: one started below and
+ * Every process below `root` (see `descendantProcesses`) and, where /proc shows environments,
+ * every other process whose environment holds `WORKER_TAG`=`tag`: one started below and
  * orphaned since. A process that cleared its environment, or a system without /proc, shows only
  * the descendants.
  */
