@@ -162,6 +162,36 @@ describe('compiled streams', () => {
   });
 });
 
+describe('session names in a script', () => {
+  test.each([
+    ['constructor', '"constructor" is a name every JavaScript object already has'],
+    ['main/..', 'a part between slashes is not a name'],
+    ['__proto__', '"__proto__" is a name every JavaScript object already has'],
+  ])('a lineage %j (as JSON gives it, an own key) is SCRIPT_INVALID naming it', (lineage, why) => {
+    const script = JSON.parse(
+      `{"lineages":{"main":[{"text":"hi"}],${JSON.stringify(lineage)}:[{"text":"x"}]}}`,
+    ) as AuthoredScript;
+    expect(() => compileScript(script, { source: 'scripts/demo.json' })).toThrow(
+      expect.objectContaining({
+        code: 'SCRIPT_INVALID',
+        message: expect.stringContaining(
+          `lineages[${JSON.stringify(lineage)}] is not a session name: ${why}`,
+        ) as unknown,
+      }),
+    );
+  });
+
+  test('__proto__ as a key of an object literal, which sets the prototype instead of naming a session, is SCRIPT_INVALID instead of its turns being dropped', () => {
+    const script = { lineages: { main: [{ text: 'hi' }], __proto__: [{ text: 'x' }] } } as unknown as AuthoredScript;
+    expect(() => compileScript(script)).toThrow(
+      expect.objectContaining({
+        code: 'SCRIPT_INVALID',
+        message: expect.stringContaining('lineages has a prototype of its own') as unknown,
+      }),
+    );
+  });
+});
+
 describe('splitting', () => {
   test('text deltas rejoin to the text', () => {
     const text = '  Hello, extraordinarily long\nworld!  ';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CassetteError } from '../errors/cassette-error.js';
 import { recorderName } from '../cassette/recorder-name.js';
+import { lineageNameProblem } from '../lineage/lineage-name.js';
 import type { AuthoredAnswer, Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
 import { partialStream } from '../protocols/partial-stream.js';
 import { DEFAULT_PROTOCOL, protocolById } from '../protocols/registry.js';
@@ -28,14 +29,37 @@ const checkScript = compileChecker<AuthoredScript>(authoredScriptSchema);
 
 /** A script as written, validated: SCRIPT_INVALID names `source` (its file, say) and the field that is wrong. */
 export function validScript(value: unknown, source?: string): AuthoredScript {
-  const checked = checkScript(value);
-  if (!checked.ok) {
-    throw new CassetteError(
+  const invalid = (problem: string) =>
+    new CassetteError(
       'SCRIPT_INVALID',
-      `Invalid authored script${source === undefined ? '' : ` ${source}`}: ${checked.problem}. See docs/recording.md for the script format.`,
+      `Invalid authored script${source === undefined ? '' : ` ${source}`}: ${problem}. See docs/recording.md for the script format.`,
     );
-  }
+  // Before the shape: a prototype's keys would be read as sessions there, with a message about them.
+  const problem = scriptLineagesProblem(value);
+  if (problem !== undefined) throw invalid(problem);
+  const checked = checkScript(value);
+  if (!checked.ok) throw invalid(checked.problem);
   return checked.value;
+}
+
+/**
+ * What is wrong with a script's `lineages` beyond its shape: a session name outside the grammar
+ * (`constructor`, `main/..`), or a prototype of its own, which is what `__proto__: [...]` in an
+ * object literal makes: that session would not be a key at all, and its turns would be silently
+ * dropped.
+ */
+export function scriptLineagesProblem(script: unknown): string | undefined {
+  const lineages = (script as { lineages?: unknown } | null)?.lineages;
+  if (typeof lineages !== 'object' || lineages === null || Array.isArray(lineages)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(lineages);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return 'lineages has a prototype of its own: `__proto__` as a key of an object literal sets the prototype instead of naming a session, so its turns would be dropped; no session may be named `__proto__`';
+  }
+  for (const lineage of Object.keys(lineages)) {
+    const problem = lineageNameProblem(lineage);
+    if (problem !== undefined) return `lineages[${JSON.stringify(lineage)}] is not a session name: ${problem}`;
+  }
+  return undefined;
 }
 
 /**

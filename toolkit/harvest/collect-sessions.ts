@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { checkInvariants, SessionStore, type LoadedSessionLog, type Violation } from '../../harness/session/index.js';
+import { firstLinkInside } from '../recording-folder/refuse-links.js';
 import { HarvestError } from './harvest-error.js';
 import { orderByLineage } from './lineage-order.js';
 
@@ -19,10 +20,24 @@ export interface HarvestedSession extends LoadedSessionLog {
 export async function harvestSessions(root: string): Promise<HarvestedSession[]> {
   const store = new SessionStore({ root });
   await assertDirectory(store.root);
+  refuseLinksInside(store.root);
   const loaded = await Promise.all((await store.list()).map((path) => store.load(path)));
   const harvested = loaded.map((log) => ({ ...log, violations: checkInvariants(log, { finished: true }) }));
   harvested.sort((a, b) => a.header.createdAt - b.header.createdAt || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return orderByLineage(harvested);
+}
+
+/**
+ * As a recording is (see `refuseLinks`): a link in the sessions root (scenario code can write
+ * there) would make a file outside the run a session log, and its content a transcript.
+ */
+function refuseLinksInside(root: string): void {
+  const link = firstLinkInside(root);
+  if (link === undefined) return;
+  throw new HarvestError(
+    'SESSION_LOG_LINK',
+    `${link.path} is a symbolic link (to ${link.to}) in the sessions root ${root}: nestcast never reads a session log through a link, since it leads outside the run. Something the scenario ran made it; session logs are written by the harness only, so remove what creates the link.`,
+  );
 }
 
 async function assertDirectory(root: string): Promise<void> {

@@ -23,12 +23,21 @@ function findLinks(folder: string, shownAs: string): void {
   const top = lstatSync(folder, { throwIfNoEntry: false });
   if (top === undefined) return;
   if (top.isSymbolicLink()) throw recordingLink(shownAs, readlinkSync(folder), { folderItself: true });
-  if (!top.isDirectory()) return;
+  const link = firstLinkInside(folder);
+  if (link !== undefined) {
+    throw recordingLink(join(shownAs, relative(folder, link.path)), link.to, { folderItself: false });
+  }
+}
+
+/** The first symbolic link found anywhere inside `folder` (not `folder` itself), with where it points; none in a file or a missing folder. */
+export function firstLinkInside(folder: string): { readonly path: string; readonly to: string } | undefined {
+  if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
   for (const entry of folderTree(folder)) {
     if (!entry.isSymbolicLink()) continue;
     const path = join(entry.parentPath, entry.name);
-    throw recordingLink(join(shownAs, relative(folder, path)), readlinkSync(path), { folderItself: false });
+    return { path, to: readlinkSync(path) };
   }
+  return undefined;
 }
 
 export function recordingLink(link: string, to: string, { folderItself }: { folderItself: boolean }): CassetteError {

@@ -1,3 +1,4 @@
+import { scriptLineagesProblem } from '../authored/compile-script.js';
 import { closestName } from './closest-name.js';
 import { HARNESS_ONLY_KEYS, scenarioDefinitionShape, type Shape } from './definition-schema.js';
 import { ScenarioError } from './scenario-error.js';
@@ -9,7 +10,12 @@ import type { ScenarioDefinition } from './types.js';
  * (`expect.sesions: unknown key; did you mean sessions?`).
  */
 export function checkDefinition(definition: unknown, file: string): ScenarioDefinition {
-  const problem = programProblem(definition) ?? problemAt(scenarioDefinitionShape, definition, '');
+  // Before the shape: `__proto__: [...]` in the script's lineages makes a prototype, whose keys the shape would read.
+  const script = scriptLineagesProblem((definition as { script?: unknown } | null)?.script);
+  const problem =
+    script === undefined
+      ? (programProblem(definition) ?? problemAt(scenarioDefinitionShape, definition, ''))
+      : `script: ${script}`;
   if (problem === undefined) return definition as ScenarioDefinition;
   throw new ScenarioError(
     'SCENARIO_INVALID',

@@ -47,4 +47,28 @@ describe('a scenario definition is validated whole before anything runs', () => 
       expect(output, command).not.toContain('INVALID_EVENT');
     }
   });
+
+  test('a script session named __proto__ (which an object literal turns into a prototype) or constructor fails record and run with SCENARIO_INVALID naming it, instead of its turns being dropped', async () => {
+    const withLineage = (name: string, key: string) =>
+      answeringScenario(name, 'hello').replace(
+        `main: [{ text: "hello" }]`,
+        `main: [{ text: "hello" }], ${key}: [{ text: "x" }]`,
+      );
+    project = await makeScenarioProject({
+      'a-proto': withLineage('a-proto', '__proto__'),
+      'b-constructor': withLineage('b-constructor', 'constructor'),
+    });
+
+    for (const command of ['record', 'run']) {
+      const result = await runBuiltCli([command], { cwd: project });
+      expect(result.code, command).toBe(1);
+      expect(result.stdout, command).toMatch(
+        /✗ a-proto[^\n]*\n\s+SCENARIO_INVALID a-proto: [^\n]*: invalid scenario definition: script: lineages has a prototype of its own/,
+      );
+      expect(result.stdout, command).toMatch(
+        /✗ b-constructor[^\n]*\n\s+SCENARIO_INVALID b-constructor: [^\n]*: invalid scenario definition: script: lineages\["constructor"\] is not a session name/,
+      );
+      expect(result.stdout, command).toContain('2 of 2 scenarios failed');
+    }
+  }, 120_000);
 });

@@ -135,6 +135,32 @@ describe('key-like variables cover the common credential names, and NESTCAST_SEC
     }
   }, 120_000);
 
+  test("what a child process started with stdio 'inherit' by scenario code prints reaches the terminal through its worker and is masked like nestcast's own output, in run and record", async () => {
+    project = await makeScenarioProject({
+      inherits: toolScenario(
+        'inherits',
+        `async () => {
+          const { spawnSync } = await import('node:child_process');
+          const say = "const end = String.fromCharCode(10); process.stdout.write('child out ' + process.env.CHILD_SAYS + end); process.stderr.write('child err ' + process.env.CHILD_SAYS + end);";
+          spawnSync(process.execPath, ['-e', say], { stdio: 'inherit' });
+          return 'done';
+        }`,
+      ),
+    });
+    const env = { GITHUB_PAT: KEY, CHILD_SAYS: KEY };
+    const record = await runBuiltCli(['record', 'inherits'], { cwd: project, env });
+    const run = await runBuiltCli(['run', 'inherits'], { cwd: project, env });
+    for (const [command, result] of [
+      ['record', record],
+      ['run', run],
+    ] as const) {
+      expect(result.code, command).toBe(0);
+      expect(result.stdout, command).toContain('child out [masked: the GITHUB_PAT environment variable]');
+      expect(result.stderr, command).toContain('child err [masked: the GITHUB_PAT environment variable]');
+      expect(result.stdout + result.stderr, command).not.toContain(KEY);
+    }
+  }, 120_000);
+
   test('a NESTCAST_SECRET_ENV entry that is not a variable name stops the command before it prints anything else', async () => {
     project = await makeScenarioProject({ creds: toolScenario('creds', `async () => 'x'`) });
     const result = await runBuiltCli(['run'], { cwd: project, env: { NESTCAST_SECRET_ENV: 'GOOD_NAME,bad-name' } });

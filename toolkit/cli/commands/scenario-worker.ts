@@ -109,8 +109,12 @@ async function runOne(
   process.channel?.unref();
   let report;
   let evidence: RunEvidence | undefined;
-  /** What ran below this worker as the scenario started (tsx's esbuild service, what its module started while loading). */
-  let before: readonly DescendantProcess[] = [];
+  /**
+   * What ran below this worker as the scenario started (tsx's esbuild service, what its module
+   * started while loading); none when it never started (its import failed): what loading started
+   * is killed with the worker, without a failure.
+   */
+  let before: readonly DescendantProcess[] | undefined;
   try {
     report = await runScenarioFile(message.options.scenariosDir, message.name, {
       ...runOptions(message.options, env),
@@ -124,7 +128,7 @@ async function runOne(
   } finally {
     process.channel?.ref();
   }
-  report = withLeftRunning(report, before);
+  if (before !== undefined) report = withLeftRunning(report, before);
   const reply: ReportMessage = {
     type: 'report',
     name: message.name,

@@ -14,25 +14,28 @@ export function newWorkerTag(): string {
 }
 
 /**
- * Every process below `root` (see \`descendantProcesses\`) and, where /proc shows environments,
- * every other process whose environment holds \`WORKER_TAG\`=\`tag\`: one started below and
+ * Every process below `root` (see `descendantProcesses`) and, where /proc shows environments,
+ * every other process whose environment holds `WORKER_TAG`=`tag`: one started below and
  * orphaned since. A process that cleared its environment, or a system without /proc, shows only
  * the descendants.
  */
 export function processesBelow(root: number, tag: string | undefined): DescendantProcess[] {
-  const found = descendantProcesses(root);
-  if (tag === undefined || !existsSync('/proc/self/environ')) return found;
+  if (tag === undefined || !existsSync('/proc/self/environ')) return descendantProcesses(root);
+  const table = procTable();
+  const found = below(table, root);
   const known = new Set([root, process.pid, ...found.map((entry) => entry.pid)]);
+  // Only what started since `root` did can have inherited its tag: the others' environments are not read.
+  const since = table.find((entry) => entry.pid === root)?.startTime ?? 0;
   const entry = `\0${WORKER_TAG}=${tag}\0`;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || known.has(Number(name))) continue;
+  for (const candidate of table) {
+    if (known.has(candidate.pid) || candidate.startTime < since) continue;
     let environment;
     try {
-      environment = readFileSync(`/proc/${name}/environ`, 'latin1');
+      environment = readFileSync(`/proc/${candidate.pid}/environ`, 'latin1');
     } catch {
       continue; // Gone since the listing, or not ours to read.
     }
-    if (`\0${environment}`.includes(entry)) found.push({ pid: Number(name), command: procCommand(name) });
+    if (`\0${environment}`.includes(entry)) found.push({ pid: candidate.pid, command: candidate.command() });
   }
   return found;
 }
@@ -49,15 +52,18 @@ export interface DescendantProcess {
  * where there is one (no process started), else from `ps`.
  */
 export function descendantProcesses(root: number = process.pid): DescendantProcess[] {
-  const table = existsSync('/proc/self/stat') ? procTable() : psTable();
-  const below = new Set([root]);
+  return below(existsSync('/proc/self/stat') ? procTable() : psTable(), root);
+}
+
+function below(table: readonly TableEntry[], root: number): DescendantProcess[] {
+  const under = new Set([root]);
   const found: DescendantProcess[] = [];
   // Parents are not always listed before their children: repeat until nothing new is found.
   for (let grew = true; grew;) {
     grew = false;
     for (const entry of table) {
-      if (below.has(entry.pid) || !below.has(entry.ppid)) continue;
-      below.add(entry.pid);
+      if (under.has(entry.pid) || !under.has(entry.ppid)) continue;
+      under.add(entry.pid);
       found.push({ pid: entry.pid, command: entry.command() });
       grew = true;
     }
@@ -68,6 +74,8 @@ export function descendantProcesses(root: number = process.pid): DescendantProce
 interface TableEntry {
   readonly pid: number;
   readonly ppid: number;
+  /** When it started, in clock ticks since boot (0 where unknown). */
+  readonly startTime: number;
   readonly command: () => string;
 }
 
@@ -82,8 +90,13 @@ function procTable(): TableEntry[] {
       continue; // Gone since the listing.
     }
     // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields count from the last `)`.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    entries.push({ pid: Number(name), ppid, command: () => procCommand(name) });
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    entries.push({
+      pid: Number(name),
+      ppid: Number(fields[1]),
+      startTime: Number(fields[19]),
+      command: () => procCommand(name),
+    });
   }
   return entries;
 }
@@ -102,7 +115,7 @@ function psTable(): TableEntry[] {
     const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
     if (match === null) return [];
     const command = match[3] as string;
-    return [{ pid: Number(match[1]), ppid: Number(match[2]), command: () => command }];
+    return [{ pid: Number(match[1]), ppid: Number(match[2]), startTime: 0, command: () => command }];
   });
 }
 
