@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listScenarios, loadScenarios } from '../../toolkit/scenarios/load-scenarios.js';
 import { runScenario } from '../../toolkit/scenarios/run-scenario.js';
+import { isProgramScenario } from '../../toolkit/scenarios/types.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { loadCassette } from '../../toolkit/cassette/load-cassette.js';
 
@@ -26,10 +27,15 @@ afterAll(async () => {
   await removeTempDir(recordings);
 });
 
+const model = process.env['DEEPSEEK_MODEL'];
+
 // A step that waits for or cancels at a scripted point names a lineage from the script; a real
 // model picks its own tool-call ids, so those scenarios are recorded from their scripts only.
-const scenarios = (await loadScenarios('scenarios', await listScenarios('scenarios'))).filter((scenario) =>
-  (scenario.steps ?? []).every((step) => !('waitFor' in step) && !('cancel' in step && step.cancel !== undefined)),
+// Program scenarios speak their own frameworks' APIs (Responses, Anthropic Messages), not this one.
+const scenarios = (await loadScenarios('scenarios', await listScenarios('scenarios'))).filter(
+  (scenario) =>
+    !isProgramScenario(scenario) &&
+    scenario.steps.every((step) => !('waitFor' in step) && !('cancel' in step && step.cancel !== undefined)),
 );
 
 describe(`scenarios recorded live against ${baseUrl}`, () => {
@@ -40,6 +46,7 @@ describe(`scenarios recorded live against ${baseUrl}`, () => {
         mode: 'record',
         recordingsDir: recordings,
         baseUrl,
+        ...(model === undefined || model === '' ? {} : { model }),
         env: process.env,
         checkExpectations: false,
       });
