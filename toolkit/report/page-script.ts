@@ -160,6 +160,93 @@ export const PAGE_SCRIPT = `(function () {
     if (lane) goLane(lane.getAttribute('data-lane'));
   });
 
+  // Search: every bar whose call, tool, task or session holds the text is marked; Enter opens the next.
+  function haystack(entry) {
+    var item = entry.item;
+    var parts = [entry.session.lineage];
+    if (entry.kind === 'model') {
+      parts.push('model call ' + item.call, item.request || '', item.text, item.reasoning, item.error || '');
+      item.toolCalls.forEach(function (tool) { parts.push(tool.name, tool.arguments); });
+      (item.messages || []).forEach(function (message) { parts.push(message.text); });
+    } else if (entry.kind === 'tool') parts.push(item.name, item.args, item.output || '');
+    else parts.push(item.taskId, item.outcome);
+    return parts.join('\\n').toLowerCase();
+  }
+  var bars = Array.prototype.slice.call(document.querySelectorAll('.track .bar[data-bar]'));
+  var texts = new Map();
+  bars.forEach(function (bar) { var entry = items.get(bar.getAttribute('data-bar')); if (entry) texts.set(bar, haystack(entry)); });
+  var toolbar = document.querySelector('.toolbar');
+  var search = document.getElementById('search');
+  var count = document.getElementById('search-count');
+  var matches = [];
+  var current = -1;
+  function find() {
+    var query = search.value.trim().toLowerCase();
+    matches = [];
+    current = -1;
+    bars.forEach(function (bar) {
+      var hit = query !== '' && (texts.get(bar) || '').indexOf(query) >= 0;
+      bar.classList.toggle('match', hit);
+      bar.classList.toggle('no-match', query !== '' && !hit);
+      if (hit) matches.push(bar);
+    });
+    count.textContent = query === '' ? '' : matches.length + (matches.length === 1 ? ' match' : ' matches');
+  }
+  function nextMatch(step) {
+    if (matches.length === 0) return;
+    current = (current + step + matches.length) % matches.length;
+    var bar = matches[current];
+    open(bar.getAttribute('data-bar'), false);
+    bar.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    count.textContent = (current + 1) + ' of ' + matches.length;
+  }
+  // Zoom: the timeline widens and scrolls sideways; bars are placed in percent, so they widen with it.
+  var inner = document.querySelector('.timeline-inner');
+  var level = document.getElementById('zoom-level');
+  var zoom = 1;
+  function setZoom(next) {
+    zoom = Math.max(1, Math.min(32, next));
+    inner.style.width = zoom === 1 ? '' : zoom * 100 + '%';
+    level.textContent = zoom + '×';
+  }
+  if (toolbar && search && inner) {
+    toolbar.hidden = false;
+    search.addEventListener('input', find);
+    search.addEventListener('keydown', function (event) {
+      if (event.key === 'Enter') { event.preventDefault(); nextMatch(event.shiftKey ? -1 : 1); }
+      if (event.key === 'Escape') { search.value = ''; find(); }
+    });
+    document.getElementById('zoom-in').addEventListener('click', function () { setZoom(zoom * 2); });
+    document.getElementById('zoom-out').addEventListener('click', function () { setZoom(zoom / 2); });
+  }
+  // Keyboard: / to search, + and − to zoom, arrows from bar to bar (← → in a lane by time, ↑ ↓ across lanes).
+  function laneBars(lane) {
+    return Array.prototype.slice.call(lane.querySelectorAll('.track .bar[data-bar]')).sort(function (a, b) {
+      return a.getBoundingClientRect().left - b.getBoundingClientRect().left || a.getBoundingClientRect().top - b.getBoundingClientRect().top;
+    });
+  }
+  document.addEventListener('keydown', function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (target && target.closest('input, textarea')) return;
+    if (event.key === '/' && search) { event.preventDefault(); search.focus(); return; }
+    if ((event.key === '+' || event.key === '=') && inner) { setZoom(zoom * 2); return; }
+    if (event.key === '-' && inner) { setZoom(zoom / 2); return; }
+    var bar = target && target.closest('.track .bar[data-bar]');
+    if (!bar || ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].indexOf(event.key) < 0) return;
+    var lane = bar.closest('.lane');
+    var next = null;
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      var inLane = laneBars(lane);
+      next = inLane[inLane.indexOf(bar) + (event.key === 'ArrowRight' ? 1 : -1)] || null;
+    } else {
+      var lanesShown = Array.prototype.slice.call(document.querySelectorAll('.lane'));
+      for (var index = lanesShown.indexOf(lane) + (event.key === 'ArrowDown' ? 1 : -1); index >= 0 && index < lanesShown.length && !next; index += event.key === 'ArrowDown' ? 1 : -1) {
+        next = laneBars(lanesShown[index])[0] || null;
+      }
+    }
+    if (next) { event.preventDefault(); next.focus(); next.scrollIntoView({ block: 'nearest', inline: 'nearest' }); }
+  });
+
   var failed = null;
   items.forEach(function (entry, id) { if (!failed && entry.kind === 'model' && entry.item.failed) failed = id; });
   if (failed) open(failed, false);

@@ -20,6 +20,13 @@ a { color: var(--model-ink); }
 .verdict.none { color: var(--muted); }
 .failures { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
 .failure { margin: 6px 0; }
+.toolbar[hidden] { display: none; }
+.toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 8px 0; }
+.toolbar input { font: inherit; padding: 2px 6px; min-width: 16em; }
+.toolbar button { font: inherit; min-width: 2em; }
+.toolbar .keys { color: var(--muted); font-size: 12px; }
+.bar.match { outline: 3px solid var(--focus); outline-offset: 1px; z-index: 2; }
+.bar.no-match { opacity: 0.35; }
 .messages { list-style: none; padding-left: 0; margin: 4px 0; }
 .msg { border-left: 3px solid var(--line); padding-left: 8px; margin: 4px 0; }
 .msg[data-role="user"] { border-left-style: double; border-left-width: 4px; }

@@ -34,6 +34,7 @@ ${options.indexHref === undefined ? '' : `<p class="meta"><a href="${escapeHtml(
 ${renderFailures(data)}
 <h2 id="timeline-heading">Timeline</h2>
 ${LEGEND}
+${TOOLBAR}
 <div class="timeline" role="region" aria-labelledby="timeline-heading" tabindex="-1">
 <div class="timeline-inner">
 <div class="row axis-row"><div class="lane-label">session</div><div class="axis" aria-hidden="true">${renderTicks(span)}</div></div>
@@ -50,6 +51,14 @@ ${data.sessions.map((session) => renderLane(session, data, span)).join('\n')}
 </html>
 `;
 }
+
+/** Search and zoom: shown by the page's script, since without it they would do nothing. */
+const TOOLBAR = `<div class="toolbar" role="toolbar" aria-label="Timeline tools" hidden>
+<label for="search">Search</label> <input type="search" id="search" placeholder="calls, tools, sessions, text" aria-describedby="search-count" autocomplete="off">
+<span id="search-count" aria-live="polite"></span>
+<span class="zoom"><button type="button" id="zoom-out" aria-label="zoom out">−</button> <span id="zoom-level" aria-live="polite">1×</span> <button type="button" id="zoom-in" aria-label="zoom in">+</button></span>
+<span class="keys">/ search · Enter next match · + − zoom · ← → bars of a lane · ↑ ↓ lanes</span>
+</div>`;
 
 const LEGEND = `<ul class="legend" aria-label="Legend">
 <li><span class="swatch bar-model" aria-hidden="true"></span>model call</li>
