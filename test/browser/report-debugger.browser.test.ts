@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../toolkit/cli/io.js';
 import { main } from '../../toolkit/cli/main.js';
 import { tamperedSpawnOne } from '../../toolkit/report/testing/tampered-recording.js';
+import { copyScenario } from '../support/scenario-copies.js';
 import { launchSystemChromium, type SystemChromium, type WatchedPage } from '../support/chromium.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -32,6 +33,27 @@ beforeAll(async () => {
   await tamperedSpawnOne(REPO, join(temp, 'recordings'));
   expect(
     await main(['run', 'spawn-one', '--recordings', join(temp, 'recordings'), '--report', tamperedDir], io()),
+  ).toBe(1);
+  // One edited prompt: main diverges on its first call, and its child is never started.
+  const edited = { scenariosDir: join(temp, 'scenarios'), recordingsDir: join(temp, 'recordings') };
+  await mkdir(edited.scenariosDir, { recursive: true });
+  await copyScenario('hello-child', 'hello-edited', edited, (source) =>
+    source.replace('Ask a helper to say hello.', 'Ask a helper to say hi.'),
+  );
+  expect(
+    await main(
+      [
+        'run',
+        'hello-edited',
+        '--scenarios',
+        edited.scenariosDir,
+        '--recordings',
+        edited.recordingsDir,
+        '--report',
+        tamperedDir,
+      ],
+      io(),
+    ),
   ).toBe(1);
   recordings = (await readdir(join(REPO, 'recordings'), { withFileTypes: true }))
     .filter((entry) => entry.isDirectory())
@@ -92,6 +114,23 @@ describe('the report as a debugger, in Chromium', () => {
     const note = page.locator('#details .failed-note');
     await expect.poll(() => note.locator('dd.live ins').textContent()).toBe('Sydney');
     expect(await note.locator('pre').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('draws the session the recording expected and the failed run never reached as a dashed, empty lane, the failing call marked', async () => {
+    const { page, problems } = await open(tamperedDir, 'hello-edited');
+    const missing = page.locator('.lane.missing');
+    expect(await missing.count()).toBe(1);
+    expect(await missing.getAttribute('data-missing')).toBe('main/call_hello');
+    expect(await missing.locator('.badge').textContent()).toBe('expected, never reached');
+    expect(await missing.locator('.missing-note').textContent()).toBe('1 recorded model call never requested');
+    expect(
+      await page.evaluate<string>(`getComputedStyle(document.querySelector('.missing-track')).borderTopStyle`),
+    ).toBe('dashed');
+    expect(await page.locator('.track .bar.is-failed').getAttribute('data-bar')).toBe('s1.m1');
+    const lanes = (await boxesIn(page, '.timeline-inner', '.lane'))[0] ?? [];
+    expect(lanes).toHaveLength(2);
+    expect(overlaps(lanes)).toBe(0);
     expect(problems).toEqual([]);
   });
 

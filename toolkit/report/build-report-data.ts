@@ -17,6 +17,7 @@ import {
   type ReportKind,
   type ReportMark,
   type ReportMessage,
+  type ReportMissingSession,
   type ReportModelCall,
   type ReportSession,
   type ReportTask,
@@ -75,7 +76,18 @@ export function buildReportData(input: ReportInput): ReportData {
     usage: totalUsage(lanes.map((lane) => lane.usage)),
     failures: failureGroups(input.failures).map(reportFailure),
     sessions: lanes,
+    missing: missingSessions(input),
   };
+}
+
+/** The recorded sessions a failed replay never reached: what the user expected to see and did not. */
+function missingSessions(input: ReportInput): ReportMissingSession[] {
+  if (input.kind !== 'replay' || input.passed !== false || input.cassette === undefined) return [];
+  const reached = new Set(input.sessions.map((session) => session.header.lineage));
+  return Object.entries(input.cassette.calls)
+    .filter(([lineage]) => !reached.has(lineage))
+    .map(([lineage, calls]) => ({ lineage, modelCalls: calls.length }))
+    .sort((a, b) => (a.lineage < b.lineage ? -1 : a.lineage > b.lineage ? 1 : 0));
 }
 
 /** What every lane is drawn with: one clock, the calls, and which call failed (marked once). */

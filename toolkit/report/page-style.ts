@@ -20,6 +20,8 @@ a { color: var(--model-ink); }
 .verdict.none { color: var(--muted); }
 .failures { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
 .failure { margin: 6px 0; }
+.missing-track { min-height: 26px; border: 2px dashed var(--bad); border-radius: 4px; display: flex; align-items: center; padding: 0 8px; }
+.missing-note { font-size: 12px; color: var(--bad); font-style: italic; }
 .toolbar[hidden] { display: none; }
 .toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 8px 0; }
 .toolbar input { font: inherit; padding: 2px 6px; min-width: 16em; }

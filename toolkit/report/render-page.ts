@@ -39,6 +39,7 @@ ${TOOLBAR}
 <div class="timeline-inner">
 <div class="row axis-row"><div class="lane-label">session</div><div class="axis" aria-hidden="true">${renderTicks(span)}</div></div>
 ${data.sessions.map((session) => renderLane(session, data, span)).join('\n')}
+${data.missing.map(renderMissingLane).join('\n')}
 </div>
 </div>
 <section id="details" class="details" tabindex="-1" aria-live="polite" aria-label="Details">
@@ -190,6 +191,16 @@ function renderLane(session: ReportSession, data: ReportData, span: number): str
   return `<div class="row lane" data-lane-id="${session.id}" data-depth="${session.depth}">
 <div class="lane-label" id="lane-${session.id}" tabindex="-1" style="padding-left:${8 + session.depth * 16}px" aria-label="${escapeHtml(`session ${session.lineage}${describedParent}`)}">${tree}<span class="lineage">${escapeHtml(session.lineage)}</span><br>${badges}</div>
 <div class="track" style="height:${height}px">${gridlines(span)}${bars.join('')}${marks.join('')}</div>
+</div>`;
+}
+
+/** A session the recording has and the failed run never reached: a dashed, empty lane saying so. */
+function renderMissingLane(missing: ReportData['missing'][number]): string {
+  const depth = missing.lineage.split('/').length - 1;
+  const calls = `${missing.modelCalls} recorded model call${missing.modelCalls === 1 ? '' : 's'} never requested`;
+  return `<div class="row lane missing" data-missing="${escapeHtml(missing.lineage)}">
+<div class="lane-label" style="padding-left:${8 + depth * 16}px" aria-label="${escapeHtml(`session ${missing.lineage}, expected from the recording, never reached`)}"><span class="lineage">${escapeHtml(missing.lineage)}</span><br><span class="badge bad">expected, never reached</span></div>
+<div class="track missing-track"><span class="missing-note">${escapeHtml(calls)}</span></div>
 </div>`;
 }
 

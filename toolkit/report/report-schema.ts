@@ -145,6 +145,7 @@ export const reportDataSchema: JsonSchema = object({
     ),
   },
   sessions: { type: 'array', items: session },
+  missing: { type: 'array', items: object({ lineage: text, modelCalls: count }) },
 });
 
 /** The JSON embedded in the index page. */

@@ -26,6 +26,15 @@ export interface ReportData {
   readonly usage: ReportUsage | null;
   /** Lanes, in lineage order: main first, each parent followed by its children. */
   readonly sessions: readonly ReportSession[];
+  /** A failed replay's sessions the recording has and the run never reached, in lineage order. */
+  readonly missing: readonly ReportMissingSession[];
+}
+
+/** A session the recording expected that the run never started: drawn as an empty, dashed lane. */
+export interface ReportMissingSession {
+  readonly lineage: string;
+  /** How many model calls the recording holds for it. */
+  readonly modelCalls: number;
 }
 
 export interface ReportScenario {

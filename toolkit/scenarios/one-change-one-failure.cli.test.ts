@@ -80,7 +80,7 @@ describe('one edited prompt gives one headline failure', () => {
     expect(occurrences(testcase.failure.text, JSON.stringify(EDITED))).toBe(1);
   });
 
-  it('the HTML report shows the divergence once as the one failure, and the calls it refused point at it', async () => {
+  it('the HTML report shows the divergence once as the one failure, the calls it refused point at it, and the sessions it never reached are drawn as expected', async () => {
     const reportDir = join(project, 'html');
     expect((await nestcast('--report', reportDir)).code).toBe(1);
     const page = await readFile(join(reportDir, 'nested.html'), 'utf8');
@@ -91,6 +91,12 @@ describe('one edited prompt gives one headline failure', () => {
     expect(occurrences(shown, 'Porto')).toBe(2); // the divergence's live value, and the failure's text
     expect(shown).not.toMatch(/model name|base URL/);
     expect(shown).toContain('the replay refused model call 1: see the failure above');
+    // The sessions the recording expected and the run never reached are drawn, empty and marked.
+    expect([...shown.matchAll(/data-missing="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      'main/call_planner',
+      'main/call_planner/call_food',
+    ]);
+    expect(shown).toContain('expected, never reached');
   });
 
   it('scenarioTest fails its vitest test with the mismatch printed once and its consequences listed under it', async () => {
