@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import {
   ALL_OUTCOMES,
+  backgroundCallId,
   lifecycleScheduleArbitrary,
   outcomeOfLineage,
   runSpawnedBy,
@@ -17,6 +18,13 @@ describe('lifecycle schedules', () => {
     },
   );
 
+  test.prop([fc.constantFrom(...outcomes), fc.constantFrom('main', 'main/call_1')])(
+    "the background delegation's lineage tells the fixture its child's outcome",
+    (outcome, parent) => {
+      expect(outcomeOfLineage(`${parent}/${backgroundCallId(outcome)}`)).toBe(outcome);
+    },
+  );
+
   test.prop([
     lifecycleScheduleArbitrary({
       outcomes: ['hang'],
@@ -28,6 +36,7 @@ describe('lifecycle schedules', () => {
     expect(schedule.runs.length).toBeGreaterThanOrEqual(1);
     expect(schedule.runs.length).toBeLessThanOrEqual(2);
     expect(schedule.runs.every((run) => run.outcome === 'hang')).toBe(true);
+    expect(schedule.background === null || schedule.background.outcome === 'hang').toBe(true);
     expect([schedule.startListener.fault, schedule.endListener.fault]).toEqual(['throw', 'none']);
   });
 

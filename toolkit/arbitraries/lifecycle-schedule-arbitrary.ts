@@ -118,6 +118,17 @@ export interface LifecycleSchedule {
    * calls one more tool, which is all its log may gain while its children run.
    */
   readonly parentToolCall: TimedAct | null;
+  /**
+   * One delegation through the subagent tool with `run_in_background: true`, made beside the runs:
+   * its task is then collected with `task_output {wait: true}` (`wait`), or stopped with
+   * `task_kill` first (`kill`), whether its child is still starting or already running.
+   */
+  readonly background: BackgroundPlan | null;
+}
+
+export interface BackgroundPlan {
+  readonly outcome: ChildOutcome;
+  readonly end: 'wait' | 'kill';
 }
 
 export interface LifecycleScheduleConstraints {
@@ -230,6 +241,14 @@ export function lifecycleScheduleArbitrary(
     removeProvider: sometimes(timed(PHASES), 1, 2),
     parent: fc.constantFrom<ParentShape>('one-turn', 'several-turns', 'tool-error-last'),
     parentToolCall: sometimes(timed(PHASES), 1, 3),
+    // A child that runs until cancelled is always killed: waiting for it would never end.
+    background: sometimes(
+      fc
+        .record({ outcome, end: fc.constantFrom<BackgroundPlan['end']>('wait', 'wait', 'kill') })
+        .map((plan): BackgroundPlan => (plan.outcome === 'hang' ? { ...plan, end: 'kill' } : plan)),
+      1,
+      2,
+    ),
   });
 }
 
@@ -238,9 +257,14 @@ export function runSpawnedBy(index: number, outcome: ChildOutcome): string {
   return `r${index}-${outcome}`;
 }
 
+/** `bg-<outcome>`: the tool call id of the background delegation, so its child's lineage tells the fixture the outcome too. */
+export function backgroundCallId(outcome: ChildOutcome): string {
+  return `bg-${outcome}`;
+}
+
 /** The scripted outcome of the run with this lineage (or spawnedBy), or undefined for a lineage the suite did not make. */
 export function outcomeOfLineage(lineage: string): ChildOutcome | undefined {
-  const match = /(?:^|\/)r\d+-([a-z-]+)$/.exec(lineage);
+  const match = /(?:^|\/)(?:r\d+|bg)-([a-z-]+)$/.exec(lineage);
   const outcome = match?.[1];
   return ALL_OUTCOMES.find((known) => known === outcome);
 }

@@ -20,10 +20,11 @@ describe('a failure', () => {
     const failure = report.failure;
     if (failure === undefined) throw new Error('the broken provider was expected to fail');
     const text = formatConformanceFailure(report);
-    expect(text).toContain('[dispose-leaves-nothing-alive]');
+    // Its flaw shows either on a run the suite disposes or on a background task that ends before its child stops.
+    expect(text).toMatch(/\[(dispose-leaves-nothing-alive|background-task-reports-its-run)\]/);
     expect(text).toContain(`seed ${failure.seed}, path ${failure.path}`);
     expect(failure.steps[0]).toMatch(/^1\. /);
-    expect(text).toMatch(/dispose\(\)/);
+    expect(text).toMatch(/dispose/);
     expect(failure.rerun).toBe(
       `nestcast fuzz --provider toolkit/fuzz/mutants/dispose-before-child-stops.ts --runs 300 --seed=${failure.seed} --path ${failure.path}`,
     );
@@ -198,6 +199,9 @@ describe('the paths a provider claims', () => {
           'path:parent-tool-error-last',
           'path:parent-own-tool-call',
           'path:cancel-after-streamed',
+          'path:background-completed',
+          'path:background-killed',
+          'path:background-failed',
         ]),
       );
     },

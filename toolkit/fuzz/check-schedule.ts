@@ -44,6 +44,7 @@ export async function checkSchedule(observed: ScheduleObservations): Promise<Lif
   checkIds(driver);
   checkSignalListeners(driver);
   const violations = driver.traces.flatMap((trace) => trace.violations);
+  violations.push(...(driver.background?.violations ?? []));
   violations.push(...laterListenerProblems(driver));
   const alive = liveThings(observed.runtime, observed.parents, observed.fixture);
   if (alive.length > 0) {

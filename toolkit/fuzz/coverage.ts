@@ -33,7 +33,8 @@ export type ListenerCell =
  * A documented path a schedule took (docs/fuzzing.md, "Paths"): a request path (`ask:`), a stop
  * reason a result settled with (`stop:`, `stop:error-uncancelled` for a child error nobody
  * cancelled), steering or `resume()` while a sibling run was live, the parent's shape and its own
- * tool call, and a cancel after a reported chunk (what `partial-output-kept` needs).
+ * tool call, a cancel after a reported chunk (what `partial-output-kept` needs), and the status a
+ * background delegation through the subagent tool ended its task with.
  */
 export type PathCell =
   | `path:ask-${Ask | 'max-depth-past'}`
@@ -42,7 +43,8 @@ export type PathCell =
   | 'path:resume-beside-a-live-sibling'
   | `path:parent-${ParentShape}`
   | 'path:parent-own-tool-call'
-  | 'path:cancel-after-streamed';
+  | 'path:cancel-after-streamed'
+  | `path:background-${'completed' | 'killed' | 'failed'}`;
 
 /** `act@phase`: the act, and the phase its run was observed in when the act fired; or a path taken. */
 export type CoverageCell = `${Act}@${Phase}` | ListenerCell | PathCell;
@@ -129,6 +131,22 @@ export function claimedPaths(claims: Claims): PathCell[] {
         ] as const)
       : []),
     ...(runs && claims.streams ? (['path:cancel-after-streamed'] as const) : []),
+    ...backgroundPaths(outcomes),
+  ];
+}
+
+/**
+ * Every provider can be delegated to in the background through the subagent tool: its task ends
+ * `completed` for a child that completes, `killed` for one `task_kill` stops (a child that runs
+ * until cancelled is always killed), `failed` for any other end.
+ */
+function backgroundPaths(outcomes: readonly ChildOutcome[]): PathCell[] {
+  return [
+    ...(outcomes.includes('complete') ? (['path:background-completed'] as const) : []),
+    ...(outcomes.includes('hang') ? (['path:background-killed'] as const) : []),
+    ...(outcomes.some((outcome) => ['child-error', 'max-tokens', 'refusal', 'fail-start'].includes(outcome))
+      ? (['path:background-failed'] as const)
+      : []),
   ];
 }
 

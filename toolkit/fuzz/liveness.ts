@@ -21,13 +21,18 @@ export const describeThing = (thing: LiveThing): string =>
 
 /**
  * What `trace` must not own any more, right now: things of its lineage, or more unattributed
- * things than the other runs that may still own something.
+ * things than the other runs (and the background delegation, when `backgroundLive`) that may still own something.
  */
-export function leftoversOf(trace: RunTrace, traces: readonly RunTrace[], alive: readonly LiveThing[]): string | null {
+export function leftoversOf(
+  trace: RunTrace,
+  traces: readonly RunTrace[],
+  alive: readonly LiveThing[],
+  backgroundLive = false,
+): string | null {
   const own = alive.filter((thing) => thing.lineage === trace.lineage);
   if (own.length > 0) return own.map(describeThing).join(', ');
   const unattributed = alive.filter((thing) => thing.lineage === undefined);
-  const others = traces.filter((other) => other !== trace && other.mayOwnSomething).length;
+  const others = traces.filter((other) => other !== trace && other.mayOwnSomething).length + (backgroundLive ? 1 : 0);
   if (unattributed.length > others) {
     return `${unattributed.length} unattributed thing(s) (${unattributed.map(describeThing).join(', ')}) while only ${others} other run(s) may own any`;
   }

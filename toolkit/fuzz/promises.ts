@@ -48,6 +48,8 @@ export const LIFECYCLE_PROMISES = [
   'steering-reaches-its-own-child',
   'resume-never-shared',
   'resume-refusals-typed',
+  // Background delegation through the subagent tool.
+  'background-task-reports-its-run',
   // Dispose and what is left.
   'dispose-resolves',
   'dispose-settles-result',

@@ -19,6 +19,9 @@ import {
   type TimedAct,
 } from '../arbitraries/lifecycle-schedule-arbitrary.js';
 import type { NewSessionEvent, SessionEvent } from '../../harness/session/types.js';
+import { taskTools } from '../../harness/tasks/task-tools.js';
+import { subagentTool } from '../../providers/tool/subagent-tool.js';
+import { BACKGROUND_TOOL, BackgroundDelegation } from './background-delegation.js';
 import { askFields, DENIED_TOOL } from './asks.js';
 import type { Act, CoverageCell } from './coverage.js';
 import { codeOf, describeError } from '../../harness/error-text.js';
@@ -80,6 +83,8 @@ export class ScheduleDriver {
   }[] = [];
   /** The request each run's caller passed to `subagents.start`, and its JSON then: it must be the same after. */
   readonly callerRequests = new Map<RunTrace, { readonly request: SubagentStartRequest; readonly json: string }>();
+  /** The schedule's delegation through the subagent tool in background mode, if it draws one. */
+  readonly background: BackgroundDelegation | null;
   private clock = 0;
   private providerRemoved = false;
   private readonly providerName: string;
@@ -125,6 +130,7 @@ export class ScheduleDriver {
       this.byLineage.set(trace.lineage, trace);
       return trace;
     });
+    this.background = schedule.background && new BackgroundDelegation(schedule.background, parents.parent);
     const provider = fixture.provider;
     const counted: SubagentProvider = Object.create(provider, {
       start: {
@@ -133,6 +139,8 @@ export class ScheduleDriver {
           const trace = this.byLineage.get(request.lineage);
           if (trace) trace.received = { request, json: requestJson(request) };
           const pending = provider.start(request);
+          if (request.lineage === this.background?.lineage)
+            this.background.observe(Promise.resolve(pending), request.signal);
           if (trace) {
             // Registered first, so it runs before any check queued by an act at this point.
             Promise.resolve(pending).then(
@@ -183,11 +191,13 @@ export class ScheduleDriver {
   }
 
   async drive(timeoutMs: number): Promise<LifecycleViolation[]> {
+    if (this.background) await this.loadBackgroundTools();
     const work = Promise.all([
       ...this.traces.map((trace) => this.driveRun(trace)),
       this.teardown(),
       this.removal(),
       this.parentToolCall(),
+      this.delegateInBackground(),
     ]);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
@@ -401,7 +411,7 @@ export class ScheduleDriver {
       },
       (error: unknown) => {
         trace.start = { status: 'rejected', error };
-        const left = leftoversOf(trace, this.traces, this.alive());
+        const left = leftoversOf(trace, this.traces, this.alive(), this.background?.mayOwnSomething ?? false);
         if (left !== null)
           trace.violate(
             'rejected-start-releases-everything',
@@ -538,7 +548,7 @@ export class ScheduleDriver {
       trace.followUps.some((followUp) => followUp.start.status === 'fulfilled' && !followUp.disposed)
     )
       return;
-    const left = leftoversOf(trace, this.traces, this.alive());
+    const left = leftoversOf(trace, this.traces, this.alive(), this.background?.mayOwnSomething ?? false);
     if (left !== null) trace.violate('dispose-leaves-nothing-alive', `${what} resolved while still alive: ${left}`);
   }
 
@@ -634,6 +644,31 @@ export class ScheduleDriver {
         for (const event of own) this.parentOwnEvents.push(session.append(event));
       },
     );
+  }
+
+  /** The subagent tool bound to the provider under test (its depth cap only where the provider takes one), and the task tools. */
+  private async loadBackgroundTools(): Promise<void> {
+    await this.runtime.use(subagentTool, {
+      provider: this.providerName,
+      toolName: BACKGROUND_TOOL,
+      maxDepth: this.capabilities.maxDepth ? 3 : 'provider-managed',
+    });
+    for (const tool of taskTools(this.runtime.tasks))
+      if (!this.runtime.tools.has(tool.name)) this.runtime.tools.register(tool);
+  }
+
+  private async delegateInBackground(): Promise<void> {
+    const background = this.background;
+    if (background === null) return;
+    await this.gate('the parent delegates in the background through the subagent tool');
+    await background.drive(
+      this.runtime,
+      () => this.providerRemoved,
+      (label) => this.gate(label),
+      this.settleWaitMs,
+    );
+    if (background.reached !== null) background.checkReleased(this.alive());
+    if (background.path !== null) this.cells.add(background.path);
   }
 
   private async removal(): Promise<void> {

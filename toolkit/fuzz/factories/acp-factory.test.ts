@@ -13,7 +13,15 @@ describe('the acp provider under the lifecycle suite', () => {
       const report = await checkProviderLifecycle(acpFactory, { runs: 60, seed: 1 });
       expect(report.ok, formatConformanceFailure(report)).toBe(true);
       expect(report.schedules).toBe(fuzzRuns(60));
-      expect(report.claimedPaths).toEqual(expect.arrayContaining(['path:stop-refusal', 'path:cancel-after-streamed']));
+      expect(report.claimedPaths).toEqual(
+        expect.arrayContaining([
+          'path:stop-refusal',
+          'path:cancel-after-streamed',
+          'path:background-completed',
+          'path:background-killed',
+          'path:background-failed',
+        ]),
+      );
     },
   );
 });

@@ -39,6 +39,7 @@ import unknownResultShape from './unknown-result-shape.js';
 import unsafeChildDepth from './unsafe-child-depth.js';
 import ignoresOutputSchema from './ignores-output-schema.js';
 import ignoresToolFilter from './ignores-tool-filter.js';
+import killsTaskWithoutWaiting from './kills-task-without-waiting.js';
 import steersTheWrongSibling from './steers-the-wrong-sibling.js';
 import answersTheParentsToolCall from './answers-the-parents-tool-call.js';
 import reportsMaxTokensAsError from './reports-max-tokens-as-error.js';
@@ -92,4 +93,5 @@ export const MUTANTS: readonly Mutant[] = [
   steersTheWrongSibling,
   answersTheParentsToolCall,
   reportsMaxTokensAsError,
+  killsTaskWithoutWaiting,
 ];
