@@ -37,8 +37,9 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** The declaration on one line, its comments left out (they are the page's prose, not its signature), cut. */
 function cut(text: string): string {
-  const line = oneLine(text);
+  const line = oneLine(text.replace(/\/\*[\s\S]*?\*\//g, ' '));
   return line.length <= MAX_SIGNATURE ? line : `${line.slice(0, MAX_SIGNATURE - 1)}…`;
 }
 
