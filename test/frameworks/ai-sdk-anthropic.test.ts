@@ -1,18 +1,71 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { describe, test } from 'vitest';
-import { expectTripPlannerReplays, tripPlanner } from '../support/ai-sdk-trip-planner.js';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import type { AuthoredScript } from '../../toolkit/authored/types.js';
+import { expectReplaysToGive, recordFramework, type FrameworkRun } from '../support/framework-cassette.js';
 import { useTempDir } from '../support/use-temp-dir.js';
 
-/** Over Anthropic Messages. `maxOutputTokens` is set: the provider warns about a model it does not know. */
-const research = tripPlanner(
-  (fetch, baseURL) => createAnthropic({ baseURL, apiKey: 'sk-ant-test-not-a-key', fetch })('scripted'),
-  { maxOutputTokens: 1024 },
-);
+/**
+ * `streamText` over Anthropic Messages with two tools whose `execute` runs a nested `generateText`;
+ * both called in one step. `maxOutputTokens` is set: the provider warns about a model it does not know.
+ */
+const research: FrameworkRun<string> = async (fetch, baseURL) => {
+  const provider = createAnthropic({ baseURL, apiKey: 'sk-ant-test-not-a-key', fetch });
+  const model = provider('scripted');
+  const subAgent = (system: string) =>
+    tool({
+      description: `Ask a sub-agent: ${system}`,
+      inputSchema: z.object({ question: z.string() }),
+      execute: async ({ question }) =>
+        (await generateText({ model, system, prompt: question, maxOutputTokens: 1024, maxRetries: 0 })).text,
+    });
+  const result = streamText({
+    model,
+    system: 'You plan trips by asking your sub-agents.',
+    prompt: 'Plan a weekend in Lisbon.',
+    tools: { weather: subAgent('You know the weather.'), food: subAgent('You know restaurants.') },
+    stopWhen: stepCountIs(3),
+    maxOutputTokens: 1024,
+    maxRetries: 0,
+  });
+  return await result.text;
+};
+
+const script: AuthoredScript = {
+  model: 'scripted',
+  lineages: {
+    main: [
+      {
+        toolCalls: [
+          { id: 'toolu_weather', name: 'weather', args: { question: 'Weather in Lisbon this weekend?' } },
+          { id: 'toolu_food', name: 'food', args: { question: 'Best seafood in Lisbon?' } },
+        ],
+      },
+      { text: 'Sunny; eat at the harbour.' },
+    ],
+    'main/toolu_weather': [{ text: 'Sunny, 24 degrees.' }],
+    'main/toolu_food': [{ text: 'The harbour grill.' }],
+  },
+};
 
 const dir = useTempDir('ai-sdk-anthropic-');
 
 describe('AI SDK with @ai-sdk/anthropic, parallel sub-agent tools, no lineage in user code', () => {
   test('a streamed parent and JSON children record and replay 50 times with random delays and 0 failures', async () => {
-    await expectTripPlannerReplays(research, { prefix: 'toolu_', dir: dir.path, seed: 81 });
+    const recorded = await recordFramework({ script, dir: dir.path, run: research, seed: 81 });
+    expect(recorded.result).toBe('Sunny; eat at the harbour.');
+    expect(Object.keys(recorded.cassette.calls).sort()).toEqual(['main', 'main/toolu_food', 'main/toolu_weather']);
+    const main = recorded.cassette.calls['main'] ?? [];
+    expect(main.map((call) => ('events' in call.response ? 'stream' : 'body'))).toEqual(['stream', 'stream']);
+    expect('body' in (recorded.cassette.calls['main/toolu_food']?.[0]?.response ?? {})).toBe(true);
+    expect(JSON.stringify(main[1]?.request)).toContain('The harbour grill.');
+
+    await expectReplaysToGive('Sunny; eat at the harbour.', {
+      cassette: recorded.cassette,
+      run: research,
+      times: 50,
+      seed: 8100,
+    });
   });
 });

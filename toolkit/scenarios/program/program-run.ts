@@ -2,7 +2,6 @@ import type { SessionLog } from '../../../harness/session/types.js';
 import type { CassetteCall } from '../../cassette/types.js';
 import type { ServedCall } from '../../replay/replaying-fetch.js';
 import type { ModelSource, ModelSourceOptions, ModelSourceResult } from '../model-source.js';
-import type { RunFolders } from '../run-phases/run-folders.js';
 import { ScenarioError } from '../scenario-error.js';
 import type { ProgramScenario } from '../types.js';
 import type { Interruption } from '../verdict/interruption.js';
@@ -25,7 +24,8 @@ export interface ProgramRun {
   drive(
     scenario: ProgramScenario,
     run: {
-      readonly folders: RunFolders;
+      /** The run's folders: the program works in `cwd`. */
+      readonly folders: { readonly cwd: string };
       readonly source: ModelSource;
       readonly deadline: { readonly interrupted: Promise<Interruption>; readonly cancel: () => void };
       readonly interrupt: Promise<Interruption> | undefined;
