@@ -96,7 +96,14 @@ async function delegate(server: ModelServer) {
   }
 }
 
-test(
+/**
+ * Known failure, pinned so it is seen the day it is fixed: on Node 26 the Claude Code 2.1.83 that
+ * claude-agent-acp 0.23.1 runs under Node answers every prompt "API Error: Unable to connect to API
+ * (UND_ERR_INVALID_ARG)", with or without the guard proxy (tried 2 December 2026); Node 20 passes.
+ */
+const onThisNode = Number(process.versions.node.split('.')[0]) >= 26 ? test.fails : test;
+
+onThisNode(
   'claude-agent-acp as an ACP child given its model endpoint by the provider is recorded from a script under main/<tool-call id>, then replayed keyless while its Write tool writes the real file each time',
   async () => {
     const upstream = await serve({ scripts: await loadScript(SCRIPT, dir), eventDelay: 0 });
