@@ -39,7 +39,8 @@ function oneLine(text: string): string {
 
 /** The declaration on one line, its comments left out (they are the page's prose, not its signature), cut. */
 function cut(text: string): string {
-  const line = oneLine(text.replace(/\/\*[\s\S]*?\*\//g, ' '));
+  // Comments inside a declaration, and the absolute path the checker writes before a type from another package.
+  const line = oneLine(text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/import\("[^"]*"\)\./g, ''));
   return line.length <= MAX_SIGNATURE ? line : `${line.slice(0, MAX_SIGNATURE - 1)}…`;
 }
 

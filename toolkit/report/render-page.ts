@@ -159,21 +159,20 @@ interface Placed {
 }
 
 function renderLane(session: ReportSession, data: ReportData, span: number): string {
-  const model = session.modelCalls.map((call) =>
-    placed(call.start, call.end, span, (top) => modelBar(call, session, span, top)),
-  );
+  // Model calls keep the first rows; a call too short to show is drawn wider, so back-to-back calls are packed too.
+  const model = session.modelCalls
+    .map((call) => placed(call.start, call.end, span, (top) => modelBar(call, session, span, top)))
+    .sort((a, b) => a.from - b.from);
   const others = [
     ...session.toolCalls.map((tool) =>
       placed(tool.start, tool.end, span, (top) => toolBar(tool, session, data, span, top)),
     ),
     ...session.tasks.map((task) => placed(task.start, task.end, span, (top) => taskBar(task, data, span, top))),
   ].sort((a, b) => a.from - b.from);
-  const rows = packRows(others);
-  const height = (1 + rows.length) * ROW_PX;
-  const bars = [
-    ...model.map((bar) => bar.html(3)),
-    ...rows.flatMap((row, index) => row.map((bar) => bar.html(3 + (index + 1) * ROW_PX))),
-  ];
+  const modelRows = packRows(model);
+  const rows = [...(modelRows.length > 0 ? modelRows : [[]]), ...packRows(others)];
+  const height = rows.length * ROW_PX;
+  const bars = rows.flatMap((row, index) => row.map((bar) => bar.html(3 + index * ROW_PX)));
   const marks = session.marks.map(
     (mark) =>
       `<span class="mark ${mark.kind}${mark.time / span > END_ZONE ? ' at-end' : ''}" style="left:${pct(mark.time, span)}%" title="${escapeHtml(mark.label)}"><span>${mark.kind === 'cancel' ? '⊘ cancelled' : '✕ error'}</span></span>`,
