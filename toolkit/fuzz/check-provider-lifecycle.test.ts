@@ -167,8 +167,18 @@ describe('the paths a provider claims', () => {
     expect(report.claimedPaths).toContain('path:ask-persona');
     expect(report.coverage['path:ask-persona']).toBeUndefined();
     expect(report.failure?.kind, formatConformanceFailure(report)).toBe('coverage');
+    // Before failing, it looked four more rounds of 100 for the path; the seed printed is the first round's.
+    expect(report.topUps).toBe(4);
+    expect(report.schedules).toBe(500);
+    expect(report.seed).toBe(1);
+    expect(report.failure?.rerun).toBe('nestcast fuzz --provider persona-toy --runs 100 --seed=1');
     expect(report.failure?.violations).toEqual([
-      { promise: 'paths-reached', message: expect.stringContaining('never reached in 100 schedule(s)') },
+      {
+        promise: 'paths-reached',
+        message: expect.stringContaining(
+          'never reached in 500 schedule(s) (100 asked for, then 4 more round(s) of 100',
+        ),
+      },
     ]);
     expect(report.failure?.violations[0]?.message).toMatch(/: ask-persona\. Run more schedules/);
     expect(formatConformanceFailure(report)).toContain('did not reach every path it claims');

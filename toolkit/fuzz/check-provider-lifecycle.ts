@@ -16,6 +16,13 @@ import type { ConformanceReport, LifecycleCheckOptions, LifecycleViolation, Prov
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_SETTLE_WAIT_MS = 2_000;
+/** Extra rounds of `runs` schedules, at most, spent looking for claimed paths the first round missed. */
+const COVERAGE_TOP_UPS = 4;
+
+/** The seed of top-up round `round`: derived from the first, so one seed reproduces the whole run. */
+function topUpSeed(seed: number, round: number): number {
+  return (seed + Math.imul(round, 0x9e3779b9)) | 0;
+}
 
 /** Thrown inside the property so fast-check keeps the failing schedule's own violations and steps. */
 class ScheduleFailed extends Error {
@@ -102,14 +109,7 @@ export async function checkProviderLifecycle(
       if (violations.length > 0)
         throw new ScheduleFailed('provider', violations, numberedSteps(s.report()), lastStep(s));
     });
-    const details = await fc.check(property, {
-      numRuns: runs,
-      ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      ...(options.path !== undefined ? { path: options.path } : {}),
-      // A printed path already points at the shrunk schedule: replay it alone.
-      endOnFailure: options.endOnFailure ?? options.path !== undefined,
-    });
-    const claimed: PathCell[] =
+    const claimed = (): PathCell[] =>
       capabilities === undefined
         ? []
         : claimedPaths({
@@ -120,28 +120,49 @@ export async function checkProviderLifecycle(
             resumes: offers.resume,
             maxRuns: options.schedule?.maxRuns ?? 3,
           });
+    const unreached = (): PathCell[] => claimed().filter((cell) => !coverage.report()[cell]);
+    let details = await fc.check(property, {
+      numRuns: runs,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.path !== undefined ? { path: options.path } : {}),
+      // A printed path already points at the shrunk schedule: replay it alone.
+      endOnFailure: options.endOnFailure ?? options.path !== undefined,
+    });
+    const firstSeed = details.seed;
+    // A rare path missed by bad luck is not the provider's fault: more rounds, seeded from the first
+    // (so the same --seed runs the same rounds), look for it before the run fails for coverage.
+    // A replay runs one schedule: it is about that schedule's promises, not about what the rest would reach.
+    let topUps = 0;
+    while (!details.failed && options.path === undefined && topUps < COVERAGE_TOP_UPS && unreached().length > 0) {
+      topUps++;
+      details = await fc.check(property, {
+        numRuns: runs,
+        seed: topUpSeed(firstSeed, topUps),
+        endOnFailure: options.endOnFailure ?? false,
+      });
+    }
     const report = {
       provider: factory.name,
       runs,
       schedules,
-      seed: details.seed,
+      seed: details.failed ? details.seed : firstSeed,
+      topUps,
       elapsedMs: performance.now() - began,
       coverage: coverage.report(),
-      claimedPaths: claimed,
+      claimedPaths: claimed(),
     };
     const path = details.counterexamplePath ?? '';
-    const rerun = rerunCommand(options.rerunAs ?? factory.module ?? factory.name, runs, details.seed, path);
+    const rerun = rerunCommand(options.rerunAs ?? factory.module ?? factory.name, runs, report.seed, path);
     if (!details.failed) {
-      // A replay runs one schedule: it is about that schedule's promises, not about what the rest would reach.
-      const unreached = options.path === undefined ? claimed.filter((cell) => !report.coverage[cell]) : [];
-      if (unreached.length === 0) return { ...report, ok: true };
-      const message = `${unreached.length} path(s) the provider claims were never reached in ${schedules} schedule(s), so the checks that need them never ran: ${unreached.map((cell) => cell.slice('path:'.length)).join(', ')}. Run more schedules (--runs), or see docs/fuzzing.md ("Paths") for what each needs from the fixture`;
+      const missing = options.path === undefined ? unreached() : [];
+      if (missing.length === 0) return { ...report, ok: true };
+      const message = `${missing.length} path(s) the provider claims were never reached in ${schedules} schedule(s) (${runs} asked for, then ${topUps} more round(s) of ${runs} looking for them), so the checks that need them never ran: ${missing.map((cell) => cell.slice('path:'.length)).join(', ')}. Run more schedules (--runs), or see docs/fuzzing.md ("Paths") for what each needs from the fixture`;
       return {
         ...report,
         ok: false,
         failure: {
           kind: 'coverage',
-          seed: details.seed,
+          seed: report.seed,
           path: '',
           schedule: null as unknown as LifecycleSchedule,
           violations: [{ promise: 'paths-reached', message }],

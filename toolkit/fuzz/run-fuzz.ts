@@ -52,8 +52,10 @@ export async function runFuzz(run: FuzzRun, io: FuzzIo = defaultIo): Promise<num
     return 1;
   }
   const rate = report.schedules / (report.elapsedMs / 1000);
+  const topUps =
+    report.topUps === 0 ? '' : `; ${report.topUps} more round(s) of ${report.runs} to reach every path it claims`;
   io.stdout(
-    `ok: ${report.schedules} schedules kept every lifecycle promise (seed ${report.seed}, ${(report.elapsedMs / 1000).toFixed(1)} s, ${rate.toFixed(0)} schedules/s)\n`,
+    `ok: ${report.schedules} schedules kept every lifecycle promise (seed ${report.seed}, ${(report.elapsedMs / 1000).toFixed(1)} s, ${rate.toFixed(0)} schedules/s${topUps})\n`,
   );
   return 0;
 }

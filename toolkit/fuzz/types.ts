@@ -141,7 +141,10 @@ export interface ConformanceReport {
   readonly runs: number;
   /** Schedules run, shrinking included. */
   readonly schedules: number;
+  /** The seed to pass again to reproduce the run (or the failing round, when a top-up round failed). */
   readonly seed: number;
+  /** Extra rounds of `runs` schedules run to reach claimed paths the first round missed (at most 4). */
+  readonly topUps: number;
   readonly elapsedMs: number;
   /** Per phase × act cell (`act@phase`) and per path (`path:...`), how many schedules reached it; see `expectedCells`. */
   readonly coverage: Readonly<Record<string, number>>;
