@@ -142,6 +142,11 @@ export interface ConversationMessage {
   readonly toolCalls?: readonly NeutralToolCall[];
   /** Ids of the tool calls this message answers, in order. */
   readonly answers?: readonly string[];
+  /**
+   * Each answer's own text, aligned with `answers`, where one message answers several calls
+   * (Anthropic's `tool_result` blocks, Gemini's function responses): `text` joins them all.
+   */
+  readonly answerTexts?: readonly string[];
   /** Canonical JSON of the parts that are neither text nor tool calls nor results (images, files, …). */
   readonly other?: readonly string[];
 }

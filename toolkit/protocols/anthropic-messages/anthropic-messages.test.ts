@@ -89,7 +89,7 @@ describe('Anthropic Messages requests', () => {
           text: 'Checking.',
           toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"location":"Paris","unit":"C"}' }],
         },
-        { role: 'tool', text: '21 C', answers: ['toolu_1'] },
+        { role: 'tool', text: '21 C', answers: ['toolu_1'], answerTexts: ['21 C'] },
         {
           role: 'user',
           text: 'And this?',
@@ -97,6 +97,23 @@ describe('Anthropic Messages requests', () => {
         },
       ],
     });
+  });
+
+  it('keep each answer of a message that answers several tool calls, beside the joined text', () => {
+    const body = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_a', content: 'sunny' },
+            { type: 'tool_result', tool_use_id: 'toolu_b', content: [{ type: 'text', text: '21 C' }] },
+          ],
+        },
+      ],
+    };
+    expect(conversationOf(body).messages).toEqual([
+      { role: 'tool', text: 'sunny21 C', answers: ['toolu_a', 'toolu_b'], answerTexts: ['sunny', '21 C'] },
+    ]);
   });
 
   it('carry a system string as the first message', () => {

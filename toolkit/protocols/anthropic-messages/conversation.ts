@@ -25,6 +25,7 @@ function messageOf(raw: unknown): ConversationMessage {
   let text = '';
   const toolCalls: NeutralToolCall[] = [];
   const answers: string[] = [];
+  const answerTexts: string[] = [];
   const other: string[] = [];
   let onlyResults = content.length > 0;
   for (const block of content) {
@@ -35,6 +36,7 @@ function messageOf(raw: unknown): ConversationMessage {
     else if (type === 'tool_use') toolCalls.push(toolCallOf(block));
     else if (type === 'tool_result') {
       answers.push(String(block['tool_use_id'] ?? ''));
+      answerTexts.push(textOfContent(block['content']));
       text += textOfContent(block['content']);
       other.push(...otherBlocks(block['content']));
     } else if (type !== 'thinking' && type !== 'redacted_thinking') other.push(canonicalJson(block));
@@ -43,7 +45,7 @@ function messageOf(raw: unknown): ConversationMessage {
     role: onlyResults ? 'tool' : role,
     text,
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
-    ...(answers.length > 0 ? { answers } : {}),
+    ...(answers.length > 0 ? { answers, answerTexts } : {}),
     ...(other.length > 0 ? { other } : {}),
   };
 }

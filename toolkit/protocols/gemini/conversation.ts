@@ -45,7 +45,7 @@ function messageOf(role: string, parts: ReadParts, calls: readonly NeutralToolCa
     role: onlyResponses ? 'tool' : role,
     text: parts.text + parts.responses.map((response) => response.response).join(''),
     ...(parts.toolCalls.length > 0 ? { toolCalls: parts.toolCalls } : {}),
-    ...(answers.length > 0 ? { answers } : {}),
+    ...(answers.length > 0 ? { answers, answerTexts: parts.responses.map((response) => response.response) } : {}),
     ...(parts.other.length > 0 ? { other: parts.other } : {}),
   };
 }

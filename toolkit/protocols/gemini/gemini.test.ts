@@ -142,6 +142,7 @@ describe('Gemini requests', () => {
       role: 'tool',
       text: '{"output":"found"}{"output":"first"}{"output":"second"}',
       answers: [ids[1], ids[0], ids[2]],
+      answerTexts: ['{"output":"found"}', '{"output":"first"}', '{"output":"second"}'],
     });
   });
 

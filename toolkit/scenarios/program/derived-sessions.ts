@@ -113,9 +113,10 @@ function sessionLog(
   };
   for (const [index, call] of calls.entries()) {
     for (const message of call.fresh) {
-      for (const id of message.answers ?? []) {
+      for (const [at, id] of (message.answers ?? []).entries()) {
         if (!waiting.delete(id)) continue;
-        emit({ type: 'tool/result', data: { turn, step, id, output: message.text, isError: false } });
+        const output = message.answerTexts?.[at] ?? message.text;
+        emit({ type: 'tool/result', data: { turn, step, id, output, isError: false } });
       }
     }
     if (stepEnd !== undefined) emit(stepEnd);
