@@ -61,6 +61,15 @@ describe('grouping failures by cause', () => {
     ]);
   });
 
+  it('a program that failed after one of its calls was refused follows the refusal; one that failed on its own heads', () => {
+    expect(shape([mismatch('main/call_draft'), mismatch('main', 2), failure('PROGRAM_FAILED')])).toEqual([
+      'REQUEST_MISMATCH: REQUEST_MISMATCH, PROGRAM_FAILED',
+    ]);
+    expect(shape([failure('PROGRAM_FAILED'), failure('EXPECTATION_FAILED')])).toEqual([
+      'PROGRAM_FAILED: EXPECTATION_FAILED',
+    ]);
+  });
+
   it('when the first failure is an expectation, the others are causes of their own and only NOT_SAVED follows it', () => {
     expect(
       shape([
