@@ -1,13 +1,14 @@
 import type { ServerResponse } from 'node:http';
 
 /**
- * Writes a fetch `Response` to a node:http response, streaming: each chunk goes out at the end of
- * the turn of the event loop it arrived in, with whatever else arrived in that turn, as one write.
- * A replayed answer (the replaying fetch hands over every chunk without waiting) then leaves with
- * its head in one write, as a server writing a whole answer at once sends it, instead of one packet
- * per event for the client to read one by one. A recorded upstream's chunk arrives on a turn of its
- * own and leaves at the end of that turn, before the next one is awaited. The head leaves at the end
- * of the first turn, chunk or not, as the real API sends it before the model's first token.
+ * Writes a fetch `Response` to a node:http response, streaming. The first chunk of each turn of
+ * the event loop goes out at once, before anything else reads it (record mode's recorder reads its
+ * copy of the same chunk after this write); chunks that follow it within the same turn are joined
+ * and go out at the end of the turn as one write. A replayed answer (the replaying fetch hands
+ * over every chunk without waiting) so leaves in two writes, the head with its first event and
+ * then the rest, as a server writing a whole answer at once sends it, instead of one packet per
+ * event for the client to read one by one. The head leaves at the end of the first turn with or
+ * without a chunk, as the real API sends it before the model's first token.
  */
 export async function writeResponse(res: ServerResponse, response: Response, status = response.status): Promise<void> {
   res.writeHead(status, Object.fromEntries(response.headers));
@@ -25,35 +26,42 @@ export async function writeResponse(res: ServerResponse, response: Response, sta
   }
 }
 
-/**
- * Chunks written to `res` at the end of the current turn (`setImmediate`), joined: one write and,
- * chunked, one chunk frame per turn. The first turn's release sends the head even with no chunk.
- */
+/** Chunks written to `res` per turn of the event loop: the turn's first at once, the rest joined at its end. */
 function turnBatch(res: ServerResponse): { add(chunk: Uint8Array): void; end(): void } {
   const pending: Uint8Array[] = [];
-  let scheduled = false;
+  let turnOpen = false;
+  let wroteAny = false;
   const joined = (): Uint8Array | undefined => {
     const chunk = pending.length === 1 ? pending[0] : pending.length === 0 ? undefined : Buffer.concat(pending);
     pending.length = 0;
     return chunk;
   };
-  const release = (): void => {
-    scheduled = false;
+  /** Sent now: node:http would otherwise hold a write corked until the microtasks after it have run. */
+  const writeNow = (chunk: Uint8Array): void => {
+    res.cork();
+    res.write(chunk);
+    res.uncork();
+    wroteAny = true;
+  };
+  const closeTurn = (): void => {
+    turnOpen = false;
     if (res.writableEnded || res.destroyed) return;
     const chunk = joined();
-    if (chunk === undefined) res.flushHeaders();
-    else res.write(chunk);
+    if (chunk !== undefined) writeNow(chunk);
+    else if (!wroteAny) res.flushHeaders();
   };
-  const schedule = (): void => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(release);
+  const openTurn = (): void => {
+    turnOpen = true;
+    setImmediate(closeTurn);
   };
-  schedule();
+  openTurn();
   return {
     add(chunk) {
-      pending.push(chunk);
-      schedule();
+      if (!turnOpen) {
+        openTurn();
+        writeNow(chunk);
+      } else if (!wroteAny) writeNow(chunk);
+      else pending.push(chunk);
     },
     end() {
       const chunk = joined();
