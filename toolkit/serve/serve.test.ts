@@ -139,7 +139,10 @@ describe('nestcast serve: record, then replay keyless', () => {
 describe('nestcast serve: a replayed answer is written whole', () => {
   test('an answer whose events are all due at once goes out as two chunked frames, the first event with the head and the rest joined, not one per event', async () => {
     const words = Array.from({ length: 20 }, (_, i) => `w${i} `).join('');
-    const server = await serve({ scripts: { model: 'scripted', lineages: { main: [{ text: words }] } }, eventDelay: 0 });
+    const server = await serve({
+      scripts: { model: 'scripted', lineages: { main: [{ text: words }] } },
+      eventDelay: 0,
+    });
     const { frames, body } = await rawChunkedPost(
       server.url,
       '/v1/chat/completions',
@@ -228,9 +231,11 @@ describe('nestcast serve: record mode passes the stream through and keeps the ke
     });
     servers.push(upstream);
     const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
-    const stream = await new OpenAI({ apiKey: 'k', baseURL: `${recorder.url}/v1`, maxRetries: 0 }).chat.completions.create(
-      { model: 'm', messages: [{ role: 'user', content: 'count' }], stream: true },
-    );
+    const stream = await new OpenAI({
+      apiKey: 'k',
+      baseURL: `${recorder.url}/v1`,
+      maxRetries: 0,
+    }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'count' }], stream: true });
     let text = '';
     for await (const part of stream) {
       text += part.choices[0]?.delta.content ?? '';

@@ -176,7 +176,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         signal: gone.signal,
       });
     } catch (error) {
-      if (error instanceof ServeError) return writeResponse(res, protocolError(protocol, error.code, error.message), 502);
+      if (error instanceof ServeError)
+        return writeResponse(res, protocolError(protocol, error.code, error.message), 502);
       // A scripted network failure, or the caller gone: the connection drops as the real one would.
       req.socket.destroy();
       return;
