@@ -45,7 +45,22 @@ async function streamedCall(url: string): Promise<void> {
  * `startModelServer({ record, upstream })` against calling that upstream directly, paired per round.
  */
 export async function benchServeOverhead(): Promise<Row[]> {
-  return [...(await replayRows()), ...(await recordRows())];
+  return [
+    ...(await reportedIfFailed('12 serve/replay', replayRows)),
+    ...(await reportedIfFailed('12 serve/record TTFB', recordRows)),
+  ];
+}
+
+/** A half that fails is a row saying why, goal not met, and the other half still runs. */
+async function reportedIfFailed(item: string, rows: () => Promise<Row[]>): Promise<Row[]> {
+  try {
+    return await rows();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`[bench] ${item} failed: ${reason}\n`);
+    const none = { median: Number.NaN, p10: Number.NaN, p90: Number.NaN, samples: 0 };
+    return [{ item, subject: `FAILED: ${reason.slice(0, 80)}`, stats: none, unit: 'ms', goal: 'runs', met: false }];
+  }
 }
 
 async function replayRows(): Promise<Row[]> {
@@ -174,7 +189,7 @@ function addedRow(added: ReturnType<typeof stats>): Row {
   };
 }
 
-/** From sending the request to the first byte of the answer's body. */
+/** From sending the request to the first byte of the answer's body; the answer read whole and checked like the replay's. */
 async function timeToFirstByte(url: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(`${url}/v1/chat/completions`, {
@@ -185,7 +200,12 @@ async function timeToFirstByte(url: string): Promise<number> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const first = await reader.read();
   const elapsed = performance.now() - started;
-  if (first.done) throw new Error(`${url} answered an empty body`);
-  while (!(await reader.read()).done);
+  const decoder = new TextDecoder();
+  let text = first.done ? '' : decoder.decode(first.value, { stream: true });
+  for (let read = await reader.read(); !read.done; read = await reader.read())
+    text += decoder.decode(read.value, { stream: true });
+  text += decoder.decode();
+  if (response.status !== 200 || text !== STREAM_TEXT)
+    throw new Error(`bench call to ${url} answered ${response.status}: ${text.slice(0, 200)}`);
   return elapsed;
 }

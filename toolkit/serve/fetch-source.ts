@@ -1,6 +1,6 @@
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import type { CallSource, RoundReport } from './call-source.js';
-import { parsedBody } from './parsed-body.js';
+import { RequestLog } from './request-log.js';
 import { ServeError } from './serve-error.js';
 
 /** Headers that describe one hop, not the call: the fetch sets its own. */
@@ -15,7 +15,7 @@ const DECODED_HEADERS = ['content-encoding', 'content-length', 'transfer-encodin
  * reports nothing of its own.
  */
 export function fetchSource(fetch: typeof globalThis.fetch): CallSource {
-  const received = new Map<string, unknown[]>();
+  const received = new RequestLog();
   const empty = (): RoundReport => ({ sessions: [], problems: [] });
   return {
     async answer(call) {
@@ -23,9 +23,7 @@ export function fetchSource(fetch: typeof globalThis.fetch): CallSource {
       for (const name of HOP_HEADERS) headers.delete(name);
       if (call.lineage !== undefined) headers.set(LINEAGE_HEADER, call.lineage);
       const filed = call.lineage ?? '(derived)';
-      const bodies = received.get(filed) ?? [];
-      received.set(filed, bodies);
-      bodies.push(parsedBody(call.body));
+      received.add(filed, call.body);
       const response = await fetch(`http://nestcast-serve${call.path}`, {
         method: call.method,
         headers,
@@ -36,7 +34,7 @@ export function fetchSource(fetch: typeof globalThis.fetch): CallSource {
       for (const name of DECODED_HEADERS) passed.delete(name);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers: passed });
     },
-    requests: (lineage) => [...(received.get(lineage) ?? [])],
+    requests: (lineage) => received.requests(lineage),
     report: empty,
     reset() {
       throw new ServeError(

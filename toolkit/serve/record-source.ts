@@ -5,7 +5,7 @@ import type { Normalisation } from '../normalisation/types.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import type { Consumption } from '../replay/replay-messages.js';
 import type { CallSource, RoundReport, ServedCall } from './call-source.js';
-import { parsedBody } from './parsed-body.js';
+import { RequestLog } from './request-log.js';
 import { withRealKey, withRealKeyInQuery } from './real-key.js';
 import { ServeError } from './serve-error.js';
 
@@ -45,7 +45,7 @@ export function recordSource(options: RecordSourceOptions): CallSource {
     ...(options.normalise === undefined ? {} : { normalise: options.normalise }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  const received = new Map<string, unknown[]>();
+  const received = new RequestLog();
   const counts = new Map<string, number>();
   const problems: NestcastError[] = [];
 
@@ -63,9 +63,7 @@ export function recordSource(options: RecordSourceOptions): CallSource {
       // Derived sessions are filed by the recorder; the report counts calls per named session or `(derived)`.
       const filed = call.lineage ?? '(derived)';
       counts.set(filed, (counts.get(filed) ?? 0) + 1);
-      const bodies = received.get(filed) ?? [];
-      received.set(filed, bodies);
-      bodies.push(parsedBody(call.body));
+      received.add(filed, call.body);
       let response: Response;
       try {
         response = await recording(withKey(`${upstream}${call.path}`, options.apiKey), {
@@ -98,7 +96,7 @@ export function recordSource(options: RecordSourceOptions): CallSource {
       for (const name of DECODED_HEADERS) passed.delete(name);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers: passed });
     },
-    requests: (lineage) => [...(received.get(lineage) ?? [])],
+    requests: (lineage) => received.requests(lineage),
     report,
     reset() {
       throw new ServeError(

@@ -7,7 +7,7 @@ import { unconsumedCalls, type MessageContext } from '../replay/replay-messages.
 import { createReplayingFetch, type ReplayingFetch, type ReplayMode } from '../replay/replaying-fetch.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
 import type { CallSource, RoundReport, ServedCall } from './call-source.js';
-import { parsedBody } from './parsed-body.js';
+import { RequestLog } from './request-log.js';
 
 export interface ReplaySourceOptions {
   readonly mode: ReplayMode;
@@ -28,7 +28,7 @@ export function replaySource(
   cassette: () => Cassette,
   options: ReplaySourceOptions,
 ): CallSource & { refused(lineage: string): boolean } {
-  let received = new Map<string, unknown[]>();
+  const received = new RequestLog();
   let replay = open();
   const context: MessageContext = { location: options.location, recordHint: options.recordHint };
 
@@ -40,9 +40,7 @@ export function replaySource(
       recordHint: options.recordHint,
       ...(options.normalise === undefined ? {} : { normalise: options.normalise }),
       onCall: ({ lineage, body }) => {
-        const bodies = received.get(lineage) ?? [];
-        received.set(lineage, bodies);
-        bodies.push(parsedBody(body));
+        received.add(lineage, body);
       },
     });
   }
@@ -67,11 +65,11 @@ export function replaySource(
     },
     /** Replay keeps failing a session that failed once, so a session refused a call this round stays refused. */
     refused: (lineage) => replay.report().failures.some((failure) => failure.failedCall?.lineage === lineage),
-    requests: (lineage) => [...(received.get(lineage) ?? [])],
+    requests: (lineage) => received.requests(lineage),
     report,
     reset() {
       const ended = report();
-      received = new Map();
+      received.clear();
       replay = open();
       return ended;
     },

@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AuthoredScript } from '../authored/types.js';
 import { listFiles, makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { startLoopbackServer, type LoopbackServer } from '../../test/support/loopback-server.js';
+import { deferred } from '../../harness/runtime/deferred.js';
 import { lineageBaseUrl } from '../../harness/http/serve-endpoint.js';
 import { startModelServer, type ModelServer } from './start-model-server.js';
 
@@ -133,6 +136,26 @@ describe('nestcast serve: record, then replay keyless', () => {
   });
 });
 
+describe('nestcast serve: a replayed answer is written whole', () => {
+  test('an answer whose events are all due at once goes out as two chunked frames, the first event with the head and the rest joined, not one per event', async () => {
+    const words = Array.from({ length: 20 }, (_, i) => `w${i} `).join('');
+    const server = await serve({
+      scripts: { model: 'scripted', lineages: { main: [{ text: words }] } },
+      eventDelay: 0,
+    });
+    const { frames, body } = await rawChunkedPost(
+      server.url,
+      '/v1/chat/completions',
+      JSON.stringify({ model: 'scripted', messages: [{ role: 'user', content: 'Go' }], stream: true }),
+    );
+    const events = body.split('\n\n').filter((event) => event.startsWith('data: '));
+    expect(events.at(-1)).toBe('data: [DONE]');
+    expect(events.length).toBeGreaterThan(3);
+    expect(frames).toBe(2);
+    expect((await server.close()).ok).toBe(true);
+  });
+});
+
 describe('nestcast serve: fresh state per test', () => {
   test('after a reset the same conversation is served from the start as session main again, and the ended round still counts', async () => {
     const server = await serve({ scripts: { lineages: { main: [{ text: 'first' }] } }, eventDelay: 0 });
@@ -192,6 +215,33 @@ describe('nestcast serve: record mode passes the stream through and keeps the ke
       firstChunkSeen();
     }
     expect(text).toBe('one two');
+    expect((await recorder.close()).ok).toBe(true);
+  });
+
+  test('a chunk that arrives after the caller has read the one before it reaches the caller too, before the upstream sends the next', async () => {
+    const seen = [deferred<void>(), deferred<void>()];
+    const upstream = await startLoopbackServer(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: ${JSON.stringify(chunk('one'))}\n\n`);
+      // Each next chunk exists only once the caller has read the previous one: an endpoint that holds any back never gets to the end.
+      await seen[0]?.promise;
+      response.write(`data: ${JSON.stringify(chunk(' two'))}\n\n`);
+      await seen[1]?.promise;
+      response.end(`data: ${JSON.stringify(chunk(' three'))}\n\ndata: [DONE]\n\n`);
+    });
+    servers.push(upstream);
+    const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
+    const stream = await new OpenAI({
+      apiKey: 'k',
+      baseURL: `${recorder.url}/v1`,
+      maxRetries: 0,
+    }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'count' }], stream: true });
+    let text = '';
+    for await (const part of stream) {
+      text += part.choices[0]?.delta.content ?? '';
+      seen[text.split(' ').length - 1]?.resolve();
+    }
+    expect(text).toBe('one two three');
     expect((await recorder.close()).ok).toBe(true);
   });
 
@@ -361,4 +411,37 @@ function completion(content: string): unknown {
     model: 'm',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   };
+}
+
+/**
+ * A POST over a raw socket, read to the close: how many chunked-encoding frames the body came in
+ * (one per write of the server), and the body they carry.
+ */
+async function rawChunkedPost(base: string, path: string, body: string): Promise<{ frames: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  const parts: Buffer[] = [];
+  socket.on('data', (part: Buffer) => parts.push(part));
+  const closed = once(socket, 'close');
+  socket.end(
+    `POST ${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  await closed;
+  const raw = Buffer.concat(parts).toString('utf8');
+  const headEnd = raw.indexOf('\r\n\r\n');
+  expect(raw.slice(0, headEnd).toLowerCase()).toContain('transfer-encoding: chunked');
+  let rest = raw.slice(headEnd + 4);
+  let frames = 0;
+  let text = '';
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = Number.parseInt(rest.slice(0, lineEnd), 16);
+    if (size === 0) break;
+    // The events are ASCII, so a frame's size in bytes is its length in characters.
+    text += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 2 + size + 2);
+    frames++;
+  }
+  return { frames, body: text };
 }

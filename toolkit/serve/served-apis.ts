@@ -1,11 +1,14 @@
-import { readRequest } from '../canonical/canonical-request.js';
+import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import { errorResponseOf, PROTOCOLS, protocolOf } from '../protocols/registry.js';
 import type { WireProtocol } from '../protocols/wire-protocol.js';
 
-/** The protocol whose model call this is (each protocol knows its own paths), if the endpoint serves it. */
-export function servedProtocol(method: string, path: string, body: string): WireProtocol | undefined {
+/**
+ * The protocol whose model call this is (each protocol knows its own paths), if the endpoint
+ * serves it; `sent` is the body as sent, parsed.
+ */
+export function servedProtocol(method: string, path: string, sent: CanonicalRequest): WireProtocol | undefined {
   const url = new URL(path, 'http://nestcast-serve');
-  return protocolOf({ method, url, body: readRequest(body).sent });
+  return protocolOf({ method, url, body: sent });
 }
 
 /** What the endpoint serves, for the 404 that says so: `POST <base URL>/chat/completions (OpenAI chat completions), …`. */

@@ -3,6 +3,7 @@ import { listenClosable } from '../../harness/http/listen-closable.js';
 import { readBody } from '../../harness/http/read-body.js';
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import type { NestcastError } from '../../harness/errors.js';
+import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
 import { compileScript } from '../authored/compile-script.js';
 import type { AuthoredScript, AuthoredTurn } from '../authored/types.js';
 import { loadCassette } from '../cassette/load-cassette.js';
@@ -20,6 +21,7 @@ import { recordSource } from './record-source.js';
 import { replaySource } from './replay-source.js';
 import { protocolError, servedProtocol, servedShapes } from './served-apis.js';
 import { ServeError } from './serve-error.js';
+import { writeResponse } from './write-response.js';
 import { CONTROL_PREFIX, sessionRoute } from './session-route.js';
 
 interface Listening {
@@ -137,7 +139,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return sendNotServed(res, (error as ServeError).message);
     }
     const body = await readBody(req);
-    const protocol = servedProtocol(method, route.path, body);
+    // Parsed once here: the protocol is told by path and body, and a body that is not JSON is refused.
+    const json = jsonOf(body);
+    const protocol = servedProtocol(method, route.path, isObject(json) ? json : readRequest(body).sent);
     if (protocol === undefined) {
       return sendNotServed(
         res,
@@ -145,8 +149,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           `optionally after /lineage/<session>, and POST ${CONTROL_PREFIX}reset.`,
       );
     }
-    if (!isJson(body)) {
-      return send(
+    if (json === NOT_JSON) {
+      return writeResponse(
         res,
         protocolError(
           protocol,
@@ -164,17 +168,21 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         lineage,
         method,
         path: route.path,
-        headers: requestHeaders(req),
+        // Built only when asked for: replay does not read the caller's headers.
+        get headers() {
+          return requestHeaders(req);
+        },
         body,
         signal: gone.signal,
       });
     } catch (error) {
-      if (error instanceof ServeError) return send(res, protocolError(protocol, error.code, error.message), 502);
+      if (error instanceof ServeError)
+        return writeResponse(res, protocolError(protocol, error.code, error.message), 502);
       // A scripted network failure, or the caller gone: the connection drops as the real one would.
       req.socket.destroy();
       return;
     }
-    await send(res, response);
+    await writeResponse(res, response);
   }
 
   async function control(method: string, raw: string, res: ServerResponse): Promise<void> {
@@ -335,38 +343,6 @@ async function listenOn(server: ReturnType<typeof createServer>, where: Listenin
   }
 }
 
-/**
- * A Response written to the caller, each chunk as it arrives. The head goes out with the first
- * chunk when that is ready at once (a replay: one write less per call), else on its own at once,
- * as the real API sends it before the model's first token.
- */
-async function send(res: ServerResponse, response: Response, status = response.status): Promise<void> {
-  res.writeHead(status, Object.fromEntries(response.headers));
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  try {
-    let next = reader.read();
-    if ((await Promise.race([next, readyCheck()])) === NOT_READY) res.flushHeaders();
-    for (let read = await next; !read.done; read = await next) {
-      res.write(read.value);
-      next = reader.read();
-    }
-    res.end();
-  } catch {
-    res.socket?.destroy();
-  }
-}
-
-const NOT_READY = Symbol('not ready');
-
-/** Settles after the pending microtasks: a read whose chunk was at hand (a replay) settles first. */
-function readyCheck(): Promise<typeof NOT_READY> {
-  return new Promise((resolve) => setImmediate(() => resolve(NOT_READY)));
-}
-
 function sendNotServed(res: ServerResponse, message: string): void {
   sendJson(res, 404, { error: { message, type: 'nestcast_serve_error', code: 'UNKNOWN_ROUTE' } });
 }
@@ -401,11 +377,16 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return first === undefined || first === '' ? undefined : first;
 }
 
-function isJson(text: string): boolean {
+const NOT_JSON = Symbol('not JSON');
+
+function jsonOf(text: string): unknown {
   try {
-    JSON.parse(text);
-    return true;
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return NOT_JSON;
   }
+}
+
+function isObject(json: unknown): json is CanonicalRequest {
+  return json !== null && typeof json === 'object' && !Array.isArray(json);
 }
