@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findDocCodeBlocks } from './support/doc-code-blocks.js';
+import { docCodeBlockProblems, findDocCodeBlocks } from './support/doc-code-blocks.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 
@@ -14,27 +14,18 @@ async function docFiles(): Promise<string[]> {
   return ['README.md', ...docs.filter((file) => !GENERATED.has(file)).sort()];
 }
 
-/** Every problem of one doc as `file:line: message`, including `runs:` markers naming a test that does not read the doc. */
-async function problemsOf(file: string): Promise<string[]> {
-  const { blocks, problems } = findDocCodeBlocks(await readFile(join(REPO, file), 'utf8'));
-  const found = problems.map((problem) => `${file}:${problem.line}: ${problem.message}`);
-  for (const { marker } of blocks) {
-    if (marker?.kind !== 'runs') continue;
-    const test = join(REPO, marker.test);
-    if (!existsSync(test)) found.push(`${file}:${marker.line}: runs: ${marker.test}, which does not exist`);
-    else if (!(await readFile(test, 'utf8')).includes(basename(file)))
-      found.push(
-        `${file}:${marker.line}: runs: ${marker.test}, which never names ${basename(file)}, so it cannot read it`,
-      );
-  }
-  return found;
+function testSource(test: string): string | undefined {
+  const path = join(REPO, test);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
 describe('the code blocks of README.md and docs/', () => {
   it('each run in a docs test or are marked as a fragment', async () => {
     const files = await docFiles();
     expect(files).toContain('docs/scenarios.md');
-    const problems = (await Promise.all(files.map(problemsOf))).flat();
+    const problems: string[] = [];
+    for (const file of files)
+      problems.push(...docCodeBlockProblems(file, await readFile(join(REPO, file), 'utf8'), testSource));
     expect(problems, `see "A code block in the docs" in docs/architecture.md\n${problems.join('\n')}`).toEqual([]);
   });
 });
@@ -126,5 +117,33 @@ describe('findDocCodeBlocks', () => {
     ]);
     const { problems: unclosed } = findDocCodeBlocks(['<!-- fragment -->', '````md', '```', 'still inside'].join('\n'));
     expect(unclosed).toEqual([{ line: 2, message: 'a code block that is never closed' }]);
+  });
+});
+
+describe('docCodeBlockProblems', () => {
+  const doc = [
+    '<!-- runs: test/reads-it.test.ts -->',
+    '```ts',
+    '```',
+    '<!-- runs: test/elsewhere.test.ts -->',
+    '```ts',
+    '```',
+    '<!-- runs: test/gone.test.ts -->',
+    '```sh',
+    '```',
+    '```',
+    '```',
+  ].join('\n');
+  const tests: Record<string, string> = {
+    'test/reads-it.test.ts': "await readFile('docs/guide.md', 'utf8')",
+    'test/elsewhere.test.ts': "await readFile('docs/other.md', 'utf8')",
+  };
+
+  it('names file:line for a runs marker whose test is missing or never names the doc, and for a block with no marker', () => {
+    expect(docCodeBlockProblems('docs/guide.md', doc, (test) => tests[test])).toEqual([
+      expect.stringMatching(/^docs\/guide\.md:10: a ``` block with no/),
+      'docs/guide.md:4: runs: test/elsewhere.test.ts, which never names guide.md, so it cannot read it',
+      'docs/guide.md:7: runs: test/gone.test.ts, which does not exist',
+    ]);
   });
 });

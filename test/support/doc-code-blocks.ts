@@ -82,3 +82,25 @@ export function findDocCodeBlocks(markdown: string): DocCodeBlocks {
   if (open) problems.push({ line: open.line, message: 'a code block that is never closed' });
   return { blocks, problems };
 }
+
+/**
+ * Every problem of one doc as `file:line: message`: its blocks' and markers' problems, and each
+ * `runs:` marker whose test is missing (`testSource` gives undefined) or never names the doc's file.
+ */
+export function docCodeBlockProblems(
+  file: string,
+  markdown: string,
+  testSource: (test: string) => string | undefined,
+): string[] {
+  const { blocks, problems } = findDocCodeBlocks(markdown);
+  const found = problems.map((problem) => `${file}:${problem.line}: ${problem.message}`);
+  const docName = file.slice(file.lastIndexOf('/') + 1);
+  for (const { marker } of blocks) {
+    if (marker?.kind !== 'runs') continue;
+    const source = testSource(marker.test);
+    if (source === undefined) found.push(`${file}:${marker.line}: runs: ${marker.test}, which does not exist`);
+    else if (!source.includes(docName))
+      found.push(`${file}:${marker.line}: runs: ${marker.test}, which never names ${docName}, so it cannot read it`);
+  }
+  return found;
+}
