@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkExchange } from '../toolkit/acp-cassette/exchange-schema.js';
+import { compileScript, validScript } from '../toolkit/authored/compile-script.js';
+import { checkMeta } from '../toolkit/cassette/validators.js';
+
+/** The example files the docs show are files nestcast reads: each is loaded as nestcast loads it. */
+const REPO = resolve(import.meta.dirname, '..');
+
+/** The first ```json block after a heading of a doc, parsed. */
+async function jsonAfter(doc: string, heading: string): Promise<unknown> {
+  const text = await readFile(join(REPO, doc), 'utf8');
+  const at = text.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`${doc} has no heading "${heading}"`);
+  const block = /```json\n([\s\S]*?)```/.exec(text.slice(at))?.[1];
+  if (block === undefined) throw new Error(`${doc}: no json block after "${heading}"`);
+  return JSON.parse(block);
+}
+
+describe('the example files of the docs', () => {
+  it("docs/cassette-format.md's meta.json is a valid meta.json", async () => {
+    expect(checkMeta(await jsonAfter('docs/cassette-format.md', '## meta.json'))).toMatchObject({ ok: true });
+  });
+
+  it("docs/recording.md's authored script is valid, and compiles with the tool-call id its child session is named after", async () => {
+    const script = validScript(await jsonAfter('docs/recording.md', '## Authored scripts'), 'docs/recording.md');
+    const child = Object.keys(script.lineages).find((lineage) => lineage !== 'main') ?? '';
+    expect(JSON.stringify(compileScript(script))).toContain(`"${child.slice('main/'.length)}"`);
+  });
+
+  it("docs/cassette-format.md's ACP exchange example has the fields of an exchange file, elided frames aside", async () => {
+    const doc = await readFile(join(REPO, 'docs/cassette-format.md'), 'utf8');
+    const block = /```json\n(\{\n {2}"format": "nestcast-acp-exchange"[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    // The frames' params and results are elided (`{…}`) in the doc; the example keeps the rest whole.
+    const exchange = JSON.parse(block.replaceAll('{…}', '{}')) as unknown;
+    expect(checkExchange(exchange)).toMatchObject({ ok: true });
+  });
+});
