@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkInvariants } from '../harness/session/invariants.js';
+import { parseSessionLog } from '../harness/session/jsonl.js';
 import { checkExchange } from '../toolkit/acp-cassette/exchange-schema.js';
 import { compileScript, validScript } from '../toolkit/authored/compile-script.js';
 import { checkMeta } from '../toolkit/cassette/validators.js';
@@ -35,5 +37,14 @@ describe('the example files of the docs', () => {
     // The frames' params and results are elided (`{…}`) in the doc; the example keeps the rest whole.
     const exchange = JSON.parse(block.replaceAll('{…}', '{}')) as unknown;
     expect(checkExchange(exchange)).toMatchObject({ ok: true });
+  });
+
+  it("docs/architecture.md's session log is a valid session file, keeping every session rule", async () => {
+    const doc = await readFile(join(REPO, 'docs/architecture.md'), 'utf8');
+    const block = /```json\n(\{"type":"session"[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const log = parseSessionLog(block, 'docs/architecture.md');
+    expect(log.recovered).toBeUndefined();
+    expect(log.events.length).toBeGreaterThan(0);
+    expect(checkInvariants(log, { finished: true })).toEqual([]);
   });
 });
