@@ -6,6 +6,7 @@ import { parseSessionLog } from '../harness/session/jsonl.js';
 import { checkExchange } from '../toolkit/acp-cassette/exchange-schema.js';
 import { compileScript, validScript } from '../toolkit/authored/compile-script.js';
 import { checkMeta } from '../toolkit/cassette/validators.js';
+import { docSnippet } from './support/doc-snippet.js';
 
 /** The example files the docs show are files nestcast reads: each is loaded as nestcast loads it. */
 const REPO = resolve(import.meta.dirname, '..');
@@ -46,5 +47,11 @@ describe('the example files of the docs', () => {
     expect(log.recovered).toBeUndefined();
     expect(log.events.length).toBeGreaterThan(0);
     expect(checkInvariants(log, { finished: true })).toEqual([]);
+  });
+
+  it("docs/scenarios.md's vitest file is docs/vitest.md's test/scenarios.test.ts, which test/newcomer/packed-tarball.test.ts runs", async () => {
+    const doc = await readFile(join(REPO, 'docs/scenarios.md'), 'utf8');
+    const shown = /one test per scenario:\n\n(?:<!--.*-->\n\n)?```ts\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(shown).toBe(await docSnippet(join(REPO, 'docs/vitest.md'), 'test/scenarios.test.ts'));
   });
 });
