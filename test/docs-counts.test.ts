@@ -92,4 +92,36 @@ describe('the counts in the docs', () => {
     const acp = constantOf('test/serve/claude-agent-acp.test.ts', 'REPLAYS');
     expectSays('docs/acp.md', `then replayed ${inWords(acp)} times from the recording, keyless`);
   });
+
+  it("docs/fuzzing.md says how many schedules the suite's own tests run", () => {
+    const runsOf = (file: string, factory: string): string => {
+      const match = new RegExp(`checkProviderLifecycle\\(${factory}, \\{ runs: (\\d+)(?:, seed: (\\d+))? \\}\\)`).exec(
+        readFileSync(join(REPO, file), 'utf8'),
+      );
+      if (!match)
+        throw new Error(`${file} no longer calls checkProviderLifecycle(${factory}, { runs: <n> }): update this test`);
+      return `${Number(match[1]).toLocaleString('en-US')}${match[2] === undefined ? '' : ` from seed ${match[2]}`}`;
+    };
+    const inProcess = runsOf('toolkit/fuzz/factories/in-process-factories.test.ts', 'factory');
+    expect(runsOf('toolkit/fuzz/factories/mock-factory.test.ts', 'mockFactory')).toBe(inProcess);
+    expectSays('docs/fuzzing.md', `every cell is reached in ${inProcess} schedules for spawn, fork and mock`);
+    expectSays(
+      'docs/fuzzing.md',
+      `reaches every documented path (below) in ${runsOf('toolkit/fuzz/check-provider-lifecycle.test.ts', 'spawnFactory').replace(/ from seed.*/, '')}`,
+    );
+    expectSays(
+      'docs/fuzzing.md',
+      `acp reaches every path it claims in ${runsOf('toolkit/fuzz/factories/acp-factory.test.ts', 'acpFactory')}.`,
+    );
+    const mutants = 'toolkit/fuzz/mutants/mutants.test.ts';
+    expectSays(
+      'docs/fuzzing.md',
+      `runs each at the default ${constantOf(mutants, 'DEFAULT_RUNS').toLocaleString('en-US')} schedules`,
+    );
+    const seed = constantOf(mutants, 'FIRST_SEED');
+    expectSays(
+      'docs/fuzzing.md',
+      `starts that search from a fixed seed (${seed}, then ${seed + 1} for a second attempt)`,
+    );
+  });
 });
