@@ -48,6 +48,12 @@ function parseMarker(text: string, line: number): BlockMarker | DocBlockProblem 
   };
 }
 
+/** A closing fence: the opening's character, at least as many of it, and nothing after. */
+function closes(fence: RegExpExecArray, opening: string): boolean {
+  const marks = fence[1] ?? '';
+  return marks[0] === opening[0] && marks.length >= opening.length && (fence[2] ?? '').trim() === '';
+}
+
 /** The fenced code blocks of a markdown text, each with the marker before it, and every misplaced or malformed marker. */
 export function findDocCodeBlocks(markdown: string): DocCodeBlocks {
   const lines = markdown.split('\n');
@@ -59,9 +65,7 @@ export function findDocCodeBlocks(markdown: string): DocCodeBlocks {
     const line = index + 1;
     const fence = FENCE.exec(text);
     if (open) {
-      const closing = fence?.[1];
-      if (closing?.[0] === open.fence[0] && closing.length >= open.fence.length && fence?.[2]?.trim() === '')
-        open = undefined;
+      if (fence && closes(fence, open.fence)) open = undefined;
       return;
     }
     if (fence) {
