@@ -124,4 +124,32 @@ describe('the counts in the docs', () => {
       `starts that search from a fixed seed (${seed}, then ${seed + 1} for a second attempt)`,
     );
   });
+
+  it('a package version the docs name is the version the manifests pin', () => {
+    const pinned = new Map<string, string>();
+    for (const manifest of ['package.json', 'test/ecosystem/package.json']) {
+      const json = JSON.parse(readFileSync(join(REPO, manifest), 'utf8')) as Record<string, Record<string, string>>;
+      for (const field of ['dependencies', 'devDependencies', 'optionalDependencies'])
+        for (const [name, version] of Object.entries(json[field] ?? {})) pinned.set(`${manifest} ${name}`, version);
+    }
+    const stale: string[] = [];
+    let checked = 0;
+    const docs = [
+      'README.md',
+      ...readdirSync(join(REPO, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    for (const doc of docs)
+      for (const [, name, version] of prose(doc).matchAll(/`(@?[a-z0-9.-]+(?:\/[a-z0-9.-]+)?)` (\d+\.\d+\.\d+)\b/g)) {
+        const pins = [...pinned]
+          .filter(([key]) => key.endsWith(` ${name}`))
+          .map(([key, pin]) => `${key.split(' ')[0]}: ${pin}`);
+        if (pins.length > 0) checked += 1;
+        if (pins.length > 0 && !pins.some((pin) => pin.endsWith(`: ${version}`)))
+          stale.push(`${doc}: ${name} ${version}, pinned ${pins.join(', ')}`);
+      }
+    expect(checked, 'the docs name pinned packages with their version').toBeGreaterThan(0);
+    expect(stale).toEqual([]);
+  });
 });
