@@ -6,6 +6,7 @@ import { parseSessionLog } from '../harness/session/jsonl.js';
 import { checkExchange } from '../toolkit/acp-cassette/exchange-schema.js';
 import { compileScript, validScript } from '../toolkit/authored/compile-script.js';
 import { checkMeta } from '../toolkit/cassette/validators.js';
+import { main } from '../toolkit/cli/main.js';
 import { docSnippet } from './support/doc-snippet.js';
 
 /** The example files the docs show are files nestcast reads: each is loaded as nestcast loads it. */
@@ -53,5 +54,22 @@ describe('the example files of the docs', () => {
     const doc = await readFile(join(REPO, 'docs/scenarios.md'), 'utf8');
     const shown = /one test per scenario:\n\n(?:<!--.*-->\n\n)?```ts\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(shown).toBe(await docSnippet(join(REPO, 'docs/vitest.md'), 'test/scenarios.test.ts'));
+  });
+
+  it("README.md's CLI summary names the commands `nestcast --help` lists, in its order", async () => {
+    let help = '';
+    const io = {
+      stdout: (text: string) => void (help += text),
+      stderr: () => undefined,
+      env: {},
+      cwd: REPO,
+      color: false,
+    };
+    expect(await main(['--help'], io)).toBe(0);
+    const listed = [...(help.split('Commands:\n')[1] ?? '').matchAll(/^ {2}(\S+)/gm)].map((match) => match[1]);
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    const block = /## The CLI\n\n(?:<!--.*-->\n\n)?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(listed.length).toBeGreaterThan(0);
+    expect([...block.matchAll(/^nestcast (\S+)/gm)].map((match) => match[1])).toEqual(listed);
   });
 });
