@@ -61,6 +61,9 @@ describe('the counts in the docs', () => {
       'README.md',
       `CI runs every test on ${oldest[0]} and on ${newest[0]}, the install-from-tarball tests on ${listed(lts)}`,
     );
+    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } };
+    const engines = [...manifest.engines.node.matchAll(/\^(\d+)\./g)].map((match) => match[1]);
+    expect(engines, 'package.json "engines" names the majors CI proves').toEqual([...oldest, ...lts, ...newest]);
   });
 
   it('docs/fuzzing.md counts the built-in providers `nestcast fuzz` knows by name', () => {
