@@ -52,7 +52,7 @@ function nodeMajors(): Map<string, string[]> {
 }
 
 describe('the counts in the docs', () => {
-  it('README.md names the Node versions .ci/node-versions proves, each with what CI runs on it', () => {
+  it('README.md and package.json "engines" name the Node versions .ci/node-versions proves, README with what CI runs on each', () => {
     const roles = nodeMajors();
     const [oldest, newest, lts] = [roles.get('oldest') ?? [], roles.get('newest') ?? [], roles.get('lts') ?? []];
     expect([oldest.length, newest.length]).toEqual([1, 1]);
