@@ -34,6 +34,21 @@ describe('the public API', () => {
     expect(documentedNames(doc, './b')).toEqual(['four']);
   });
 
+  it("README.md's library imports each name an export of the subpath it imports from", async () => {
+    const readme = await source('README.md');
+    const block = /## As a library\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const imports = [...block.matchAll(/^import \{ ([^}]+) \} from 'nestcast\/(\w+)';$/gm)];
+    expect(imports.length, 'the block is import lines only').toBe(block.trim().split('\n').length);
+    const missing: string[] = [];
+    for (const [, list, subpath] of imports) {
+      const root = SUBPATH_ROOTS[`./${subpath}`];
+      const names = root === undefined ? [] : readRoot(root, await source(root)).names;
+      for (const name of (list ?? '').split(', '))
+        if (!names.includes(name)) missing.push(`${name} from nestcast/${subpath}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   for (const [subpath, root] of Object.entries(SUBPATH_ROOTS)) {
     const name = `nestcast/${subpath.slice(2)}`;
 

@@ -42,5 +42,10 @@ describe('the quickstart of docs/scenarios.md', () => {
     expect(await main(['run', 'hello-child', '--recordings', recordings], run)).toBe(0);
     expect(run.out()).toMatch(/^✓ hello-child {2}2 sessions {2}3 model calls/);
     expect(run.out()).toContain('1 scenario passed');
+    const doc = await readFile(join(REPO, 'docs', 'scenarios.md'), 'utf8');
+    const shown = /npx nestcast run hello-child[^\n]*\n```\n\n(?:<!--.*-->\n\n)?```\n([\s\S]*?)```/.exec(doc)?.[1];
+    // The doc shows the output of the run above, durations (and the width of their column) aside.
+    const durations = (text: string) => text.replace(/ +\d+ ms$/gm, ' <ms>').replace(/ +time$/gm, ' time');
+    expect(durations(run.out())).toBe(durations(shown ?? 'no output block after the run command'));
   });
 });
