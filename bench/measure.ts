@@ -77,13 +77,18 @@ export async function compare(subjects: readonly Subject[], options: CompareOpti
   );
 }
 
-/** The first line of what a subject threw, with its code when it has one (`ECONNRESET`). */
+/** What a subject threw, down its chain of causes (`fetch failed: read ECONNRESET`), first lines only. */
 function reasonOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause : undefined;
-  const code = (cause ?? error) as { code?: unknown };
-  const line = (cause ?? error).message.split('\n')[0] ?? '';
-  return typeof code.code === 'string' && !line.includes(code.code) ? `${code.code}: ${line}` : line;
+  const lines: string[] = [];
+  for (let cause = error; cause !== undefined && lines.length < 4; ) {
+    if (!(cause instanceof Error)) {
+      lines.push(String(cause));
+      break;
+    }
+    lines.push(cause.message.split('\n')[0] ?? '');
+    cause = cause.cause;
+  }
+  return lines.join(': ');
 }
 
 /** Median and spread of samples (milliseconds). */
