@@ -80,7 +80,7 @@ export async function compare(subjects: readonly Subject[], options: CompareOpti
 /** What a subject threw, down its chain of causes (`fetch failed: read ECONNRESET`), first lines only. */
 function reasonOf(error: unknown): string {
   const lines: string[] = [];
-  for (let cause = error; cause !== undefined && lines.length < 4; ) {
+  for (let cause = error; cause !== undefined && lines.length < 4;) {
     if (!(cause instanceof Error)) {
       lines.push(String(cause));
       break;

@@ -34,8 +34,15 @@ describe('bench measurement', () => {
 
     const reference = statsOf(results, 'floor');
     const rows = [
-      ratioRow({ item: '1', subject: 'nestcast', stats: statsOf(results, 'nestcast'), unit: 'µs', reference: 'floor' }, reference),
-      ratioRow({ item: '1', subject: 'live loopback server', stats: failed, unit: 'µs', goal: '<= 1.1x' }, reference, 1.1),
+      ratioRow(
+        { item: '1', subject: 'nestcast', stats: statsOf(results, 'nestcast'), unit: 'µs', reference: 'floor' },
+        reference,
+      ),
+      ratioRow(
+        { item: '1', subject: 'live loopback server', stats: failed, unit: 'µs', goal: '<= 1.1x' },
+        reference,
+        1.1,
+      ),
     ];
     expect(rows[0]?.cpuRatio).toBeTypeOf('number');
     expect(rows[1]?.met).toBe(false);
