@@ -23,7 +23,9 @@ import type { WireProtocol } from '../toolkit/protocols/wire-protocol.js';
 
 /** Never reached: injected fetches answer before any connection. */
 const INJECTED_BASE_URL = 'http://127.0.0.1:9/v1';
-export const REPLAY_GOAL = 1.15;
+export const REPLAY_GOAL = 1.1;
+/** Samples per subject: each of 5 calls, so the median stands on 605 calls per subject after warm-up. */
+const TIMING = { warmup: 200, rounds: 121, batch: 5 } as const;
 
 /** The adapter names its session in the header; the openai SDK names none, so replay threads it by content. */
 function nestcastSubject(consumer: string): string {
@@ -34,7 +36,7 @@ function nestcastSubject(consumer: string): string {
 
 /**
  * Item 1: one model call of 50 streamed text events, per consumer, served five ways side by side.
- * Goal: nestcast's replaying fetch within 1.15x of the floor.
+ * Goal: nestcast's replaying fetch within 1.10x of the floor.
  */
 export async function benchReplayCost(): Promise<Row[]> {
   const realFetch = globalThis.fetch;
@@ -54,27 +56,7 @@ export async function benchReplayCost(): Promise<Row[]> {
           { name: 'msw handler', run: consumer.bind(globalFetch, MSW_BASE_URL) },
           { name: 'live loopback server', run: consumer.bind(realFetch, `${live.url}/v1`) },
         ];
-        for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
-        const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
-        const floor = statsOf(results, 'floor (bytes from memory)');
-        const item = `1 replay/${consumer.name}`;
-        for (const subject of subjects) {
-          const isNestcast = subject.name.startsWith('nestcast');
-          rows.push(
-            ratioRow(
-              {
-                item,
-                subject: subject.name,
-                stats: statsOf(results, subject.name),
-                unit: 'µs',
-                reference: 'floor',
-                ...(isNestcast ? { goal: `<= ${REPLAY_GOAL}x floor` } : {}),
-              },
-              floor,
-              isNestcast ? REPLAY_GOAL : undefined,
-            ),
-          );
-        }
+        rows.push(...(await measured(`1 replay/${consumer.name}`, subjects)));
       } finally {
         await polly.stop();
       }
@@ -105,14 +87,31 @@ export async function benchApiReplay(consumer: Consumer, protocol: WireProtocol)
     { name: 'floor (bytes from memory)', run: bind(upstream) },
     { name: nestcastSubject(consumer.name), run: bind(await nestcastReplay(upstream, bind)) },
   ];
-  for (const subject of subjects) await checkedCall(subject.name, subject.run as Call);
-  const results = await compare(subjects, { warmup: 200, rounds: 61, batch: 5 });
+  return measured(`1 replay/${consumer.name}`, subjects);
+}
+
+/**
+ * Checks each subject streams the recorded text, times them side by side and makes their rows.
+ * A subject that fails (the check or any later call: a loopback server resetting its connection
+ * under load) is that subject's row, `failed: <reason>`, and the others are still measured.
+ */
+async function measured(item: string, subjects: readonly Subject[]): Promise<Row[]> {
+  const checked: Subject[] = [];
+  for (const subject of subjects) {
+    try {
+      await checkedCall(subject.name, subject.run as Call);
+      checked.push(subject);
+    } catch (error) {
+      checked.push({ name: subject.name, run: () => Promise.reject(error) });
+    }
+  }
+  const results = await compare(checked, TIMING);
   const floor = statsOf(results, 'floor (bytes from memory)');
-  return subjects.map((subject) => {
+  return checked.map((subject) => {
     const isNestcast = subject.name.startsWith('nestcast');
     return ratioRow(
       {
-        item: `1 replay/${consumer.name}`,
+        item,
         subject: subject.name,
         stats: statsOf(results, subject.name),
         unit: 'µs',

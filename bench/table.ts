@@ -10,22 +10,29 @@ export interface Row {
   readonly unit: 'ms' | 'µs' | '/s' | 'MB';
   /** Median divided by the reference row's median. */
   readonly ratio?: number;
+  /** The same for CPU time per unit, when both were measured with it (`Stats.cpu`). */
+  readonly cpuRatio?: number;
   readonly reference?: string;
   /** The goal as the issue states it, e.g. `<= 1.15x floor`. */
   readonly goal?: string;
   readonly met?: boolean;
 }
 
-const HEADERS = ['item', 'subject', 'median', 'p10..p90', 'ratio', 'goal', 'met?'] as const;
+const HEADERS = ['item', 'subject', 'median', 'p10..p90', 'ratio', 'cpu (ratio)', 'goal', 'met?'] as const;
 
-/** One plain-text table, columns padded, numbers right-aligned. */
+/** One plain-text table, columns padded, numbers right-aligned. A subject that failed shows its reason. */
 export function formatTable(rows: readonly Row[]): string {
   const cells = rows.map((row) => [
     row.item,
     row.subject,
-    show(row.stats.median, row.unit),
-    `${show(row.stats.p10, row.unit)}..${show(row.stats.p90, row.unit)}`,
-    row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}x ${row.reference ?? ''}`.trimEnd(),
+    row.stats.failure === undefined ? show(row.stats.median, row.unit) : `failed: ${row.stats.failure}`,
+    row.stats.failure === undefined ? `${show(row.stats.p10, row.unit)}..${show(row.stats.p90, row.unit)}` : '',
+    row.ratio === undefined || Number.isNaN(row.ratio)
+      ? ''
+      : `${row.ratio.toFixed(2)}x ${row.reference ?? ''}`.trimEnd(),
+    row.stats.cpu === undefined || row.stats.failure !== undefined
+      ? ''
+      : `${show(row.stats.cpu.median, row.unit)}${row.cpuRatio === undefined || Number.isNaN(row.cpuRatio) ? '' : ` (${row.cpuRatio.toFixed(2)}x)`}`,
     row.goal ?? '',
     row.met === undefined ? '' : row.met ? 'yes' : 'NO',
   ]);
@@ -56,7 +63,9 @@ function show(value: number, unit: Row['unit']): string {
 }
 
 /** A row comparing `stats` with a reference; `limit` is the largest ratio that meets the goal. */
-export function ratioRow(base: Omit<Row, 'ratio' | 'met'>, reference: Stats, limit?: number): Row {
+export function ratioRow(base: Omit<Row, 'ratio' | 'cpuRatio' | 'met'>, reference: Stats, limit?: number): Row {
   const ratio = base.stats.median / reference.median;
-  return { ...base, ratio, ...(limit === undefined ? {} : { met: ratio <= limit }) };
+  const cpu = base.stats.cpu && reference.cpu ? { cpuRatio: base.stats.cpu.median / reference.cpu.median } : {};
+  // A failed subject (NaN) misses its goal; so does every subject measured against a failed reference.
+  return { ...base, ratio, ...cpu, ...(limit === undefined ? {} : { met: ratio <= limit }) };
 }

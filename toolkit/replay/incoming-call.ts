@@ -26,26 +26,54 @@ export function incomingCall(input: string | URL | Request, init: RequestInit | 
     method !== undefined &&
     method !== 'GET' &&
     method !== 'HEAD'
+  )
+    return new StringBodyCall(method, new URL(input), body, init as RequestInit);
+  return new RequestCall(new Request(input, init));
+}
+
+/**
+ * A call with a string body, read as it was given. Classes rather than object literals of
+ * closures: every replayed call builds one, and methods on a prototype are not allocated per call.
+ */
+class StringBodyCall implements IncomingCall {
+  readonly headers: Headers;
+
+  constructor(
+    readonly method: string,
+    readonly url: URL,
+    readonly body: string,
+    readonly init: RequestInit,
   ) {
-    const url = new URL(input);
-    return {
-      method,
-      url,
-      // A Headers object was checked when it was built; copying it costs more than the rest of the read.
-      headers: init?.headers instanceof Headers ? init.headers : new Headers(init?.headers),
-      text: () => Promise.resolve(body),
-      sendOn: (headers, signal) => [url.href, { ...init, headers, signal }],
-    };
+    // A Headers object was checked when it was built; copying it costs more than the rest of the read.
+    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
   }
-  const request = new Request(input, init);
-  return {
-    method: request.method,
-    url: new URL(request.url),
-    headers: request.headers,
-    text: () => request.clone().text(),
-    sendOn: (headers, signal) => [
-      headers === request.headers ? request : new Request(request, { headers }),
-      { signal },
-    ],
-  };
+
+  text(): Promise<string> {
+    return Promise.resolve(this.body);
+  }
+
+  sendOn(headers: Headers, signal: AbortSignal): [input: string | Request, init: RequestInit] {
+    return [this.url.href, { ...this.init, headers, signal }];
+  }
+}
+
+/** Any other call, through a real `Request`. */
+class RequestCall implements IncomingCall {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Headers;
+
+  constructor(readonly request: Request) {
+    this.method = request.method;
+    this.url = new URL(request.url);
+    this.headers = request.headers;
+  }
+
+  text(): Promise<string> {
+    return this.request.clone().text();
+  }
+
+  sendOn(headers: Headers, signal: AbortSignal): [input: string | Request, init: RequestInit] {
+    return [headers === this.request.headers ? this.request : new Request(this.request, { headers }), { signal }];
+  }
 }

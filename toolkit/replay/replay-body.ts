@@ -1,4 +1,5 @@
 import type { SseEvent } from '../cassette/types.js';
+import type { UnderlyingSource } from 'node:stream/web';
 import { pause, scaledDelay, untilAborted, type ReplayTiming } from './replay-timing.js';
 import { wireFrames } from './wire-frames.js';
 
@@ -21,65 +22,88 @@ export interface BodyPlan {
  * no timer and no extra promise per event.
  */
 export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const encoded = wireFrames(plan.events);
-  // The last encoded frame is `data: [DONE]`, sent only when the recording had it.
-  const count = plan.done ? encoded.length : encoded.length - 1;
-  const startedAt = timing === 'instant' ? 0 : Date.now();
-  // Only a read that can wait (a recorded delay, a held ending) needs an abort listener to end it;
-  // with instant timing every read is answered within its pull, which checks the signal first. A
-  // listener per replayed body cost about a third of what replay adds to a call (docs/performance.md).
-  const mayWait = timing !== 'instant' || plan.ending.kind === 'hold';
-  let dueAt = 0;
-  let next = 0;
-  let open = true;
-  const onAbort = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
-    if (open) controller.error(signal.reason);
-    open = false;
-  };
-  let listener: (() => void) | undefined;
-  const finish = (): void => {
-    open = false;
-    if (listener) signal.removeEventListener('abort', listener);
-  };
-  const deliver = (controller: ReadableStreamDefaultController<Uint8Array>, frame: Uint8Array): void => {
-    if (!open) return;
+  return new ReadableStream<Uint8Array>(new ReplaySource(plan, timing, signal), { highWaterMark: 0 });
+}
+
+/**
+ * The body's source. A class, not a closure per callback: every replayed call builds one, and
+ * its methods live once on the prototype instead of being allocated afresh for each call (under
+ * tsx each closure was also renamed with `Object.defineProperty`, which cost more than the rest of
+ * the body's setup).
+ */
+class ReplaySource implements UnderlyingSource<Uint8Array> {
+  readonly #plan: BodyPlan;
+  readonly #timing: ReplayTiming;
+  readonly #signal: AbortSignal;
+  readonly #encoded: readonly Uint8Array[];
+  /** Frames to send: the last encoded frame is `data: [DONE]`, sent only when the recording had it. */
+  readonly #count: number;
+  readonly #startedAt: number;
+  #dueAt = 0;
+  #next = 0;
+  #open = true;
+  #listener: (() => void) | undefined;
+
+  constructor(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal) {
+    this.#plan = plan;
+    this.#timing = timing;
+    this.#signal = signal;
+    this.#encoded = wireFrames(plan.events);
+    this.#count = plan.done ? this.#encoded.length : this.#encoded.length - 1;
+    this.#startedAt = timing === 'instant' ? 0 : Date.now();
+  }
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    // Only a read that can wait (a recorded delay, a held ending) needs an abort listener to end it;
+    // with instant timing every read is answered within its pull, which checks the signal first. A
+    // listener per replayed body cost about a third of what replay adds to a call (docs/performance.md).
+    if (this.#timing === 'instant' && this.#plan.ending.kind !== 'hold') return;
+    this.#listener = () => this.#abort(controller);
+    this.#signal.addEventListener('abort', this.#listener, { once: true });
+  }
+
+  pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> | void {
+    if (this.#signal.aborted) return this.#abort(controller);
+    const index = this.#next++;
+    const frame = index < this.#count ? this.#encoded[index] : undefined;
+    if (frame) {
+      if (this.#timing !== 'instant') {
+        this.#dueAt += scaledDelay(this.#plan.events[index]?.delay ?? 0, this.#timing);
+        const wait = this.#dueAt - (Date.now() - this.#startedAt);
+        if (wait > 0) return pause(wait, this.#signal).then(() => this.#deliver(controller, frame));
+      }
+      return this.#deliver(controller, frame);
+    }
+    const ending = this.#plan.ending;
+    if (ending.kind === 'hold') return untilAborted(this.#signal);
+    if (!this.#open) return;
+    this.#finish();
+    if (ending.kind === 'error') controller.error(ending.error);
+    else controller.close();
+  }
+
+  cancel(): void {
+    this.#finish();
+  }
+
+  #deliver(controller: ReadableStreamDefaultController<Uint8Array>, frame: Uint8Array): void {
+    if (!this.#open) return;
     controller.enqueue(frame);
     // A clean end closes with the last frame, as a finished HTTP body does: a client that aborts
     // its request once it has read [DONE] then finds nothing left to error.
-    if (next === count && plan.ending.kind === 'close') {
-      finish();
+    if (this.#next === this.#count && this.#plan.ending.kind === 'close') {
+      this.#finish();
       controller.close();
     }
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        if (!mayWait) return;
-        listener = () => onAbort(controller);
-        signal.addEventListener('abort', listener, { once: true });
-      },
-      pull(controller) {
-        if (signal.aborted) return onAbort(controller);
-        const index = next++;
-        const frame = index < count ? encoded[index] : undefined;
-        if (frame) {
-          if (timing !== 'instant') {
-            dueAt += scaledDelay(plan.events[index]?.delay ?? 0, timing);
-            const wait = dueAt - (Date.now() - startedAt);
-            if (wait > 0) return pause(wait, signal).then(() => deliver(controller, frame));
-          }
-          return deliver(controller, frame);
-        }
-        if (plan.ending.kind === 'hold') return untilAborted(signal);
-        if (!open) return;
-        finish();
-        if (plan.ending.kind === 'error') controller.error(plan.ending.error);
-        else controller.close();
-      },
-      cancel() {
-        finish();
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  }
+
+  #abort(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    if (this.#open) controller.error(this.#signal.reason);
+    this.#open = false;
+  }
+
+  #finish(): void {
+    this.#open = false;
+    if (this.#listener) this.#signal.removeEventListener('abort', this.#listener);
+  }
 }

@@ -12,9 +12,13 @@ const encoded = new WeakMap<readonly SseEvent[], readonly Uint8Array[]>();
  */
 export function wireFrames(events: readonly SseEvent[]): readonly Uint8Array[] {
   let frames = encoded.get(events);
-  if (!frames || frames.some((frame) => frame.byteLength === 0)) {
+  if (!frames || frames.some(transferred)) {
     frames = [...events.map(formatSseEvent), DONE_FRAME].map((text) => encoder.encode(text));
     encoded.set(events, frames);
   }
   return frames;
+}
+
+function transferred(frame: Uint8Array): boolean {
+  return frame.byteLength === 0;
 }
