@@ -9,6 +9,7 @@ import { failureGroups, type FailureGroup } from '../scenarios/group-failures.js
 import type { ScenarioFailure } from '../scenarios/scenario-failure.js';
 import { laneTree, type LanePlace } from './lane-tree.js';
 import { BACKGROUND_START } from './recorded-clock.js';
+import { clockOf } from './report-clock.js';
 import {
   REPORT_FORMAT,
   REPORT_VERSION,
@@ -34,8 +35,12 @@ export interface ReportInput {
   readonly durationMs: number | null;
   readonly source: string;
   readonly timing: ReportTiming;
+  /** Why `timing` is not the recording's clock where a reader would expect it to be (see `ReportScenario.timingNote`). */
+  readonly timingNote?: string;
   /** In lineage order, times in epoch (or recorded) milliseconds. */
   readonly sessions: readonly SessionLog[];
+  /** The same sessions on a second clock (a replay's own, beside the recording's): the page can switch to it. */
+  readonly otherClock?: { readonly timing: ReportTiming; readonly sessions: readonly SessionLog[] };
   readonly cassette?: Cassette;
   readonly modelCalls: number;
   readonly failures: readonly ScenarioFailure[];
@@ -46,6 +51,13 @@ const TEXT_CHARS = 20_000;
 const VALUE_CHARS = 2_000;
 
 export function buildReportData(input: ReportInput): ReportData {
+  const { otherClock, ...primary } = input;
+  const data = buildOnOneClock(primary);
+  if (otherClock === undefined) return data;
+  return { ...data, otherClock: clockOf(buildOnOneClock({ ...primary, ...otherClock }), otherClock.timing) };
+}
+
+function buildOnOneClock(input: Omit<ReportInput, 'otherClock'>): ReportData {
   const places = laneTree(input.sessions);
   const origin = Math.min(...input.sessions.map((session) => session.header.createdAt));
   const context: LaneContext = {
@@ -70,6 +82,7 @@ export function buildReportData(input: ReportInput): ReportData {
       durationMs: input.durationMs === null ? null : Math.round(input.durationMs),
       source: input.source,
       timing: input.timing,
+      timingNote: input.timingNote ?? null,
       modelCalls: input.modelCalls,
     },
     span,
@@ -77,6 +90,7 @@ export function buildReportData(input: ReportInput): ReportData {
     failures: failureGroups(input.failures).map(reportFailure),
     sessions: lanes,
     missing: missingSessions(input),
+    otherClock: null,
   };
 }
 

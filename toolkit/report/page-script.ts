@@ -28,6 +28,13 @@ export const PAGE_SCRIPT = `(function () {
     return node;
   }
   function ms(value) { return value < 1000 ? Math.round(value) + ' ms' : (value / 1000).toFixed(2) + ' s'; }
+  // The clock the timeline shows: the page's first, or (switched) the other one, whose times are data.otherClock's.
+  var shownClock = data.scenario.timing;
+  function when(item) {
+    var times = data.otherClock && shownClock === data.otherClock.timing ? data.otherClock.times[item.id] : [item.start, item.end];
+    return ['time' + (data.otherClock ? (shownClock === 'recorded' ? ', as recorded' : ', this ' + data.scenario.kind) : ''),
+      ms(times[0]) + ' → ' + ms(times[1]) + ' (' + ms(times[1] - times[0]) + ')'];
+  }
   function fields(pairs) {
     var list = el('dl');
     pairs.forEach(function (pair) {
@@ -89,7 +96,7 @@ export const PAGE_SCRIPT = `(function () {
       note,
       fields([
         ['turn, step', call.turn + ', ' + call.step],
-        ['time', ms(call.start) + ' → ' + ms(call.end) + ' (' + ms(call.end - call.start) + ')'],
+        when(call),
         ['finish', call.finish || 'none'],
         ['request', call.request],
         ['usage', usage],
@@ -110,7 +117,7 @@ export const PAGE_SCRIPT = `(function () {
       fields([
         ['call id', tool.callId],
         ['turn, step', tool.turn + ', ' + tool.step],
-        ['time', ms(tool.start) + ' → ' + ms(tool.end) + ' (' + ms(tool.end - tool.start) + ')'],
+        when(tool),
         ['result', tool.output === null ? 'never answered' : tool.isError ? 'error' : 'ok'],
         ['mode', tool.background ? 'background: returned a task id at once' : null],
         ['started', tool.child ? laneLink(tool.child, 'session ') : null]
@@ -126,7 +133,7 @@ export const PAGE_SCRIPT = `(function () {
       fields([
         ['outcome', task.outcome],
         ['started by', task.callId],
-        ['time', ms(task.start) + ' → ' + ms(task.end) + ' (' + ms(task.end - task.start) + ')'],
+        when(task),
         ['session', task.child ? laneLink(task.child, '') : null]
       ])
     ];
@@ -172,9 +179,14 @@ export const PAGE_SCRIPT = `(function () {
     else parts.push(item.taskId, item.outcome);
     return parts.join('\\n').toLowerCase();
   }
-  var bars = Array.prototype.slice.call(document.querySelectorAll('.track .bar[data-bar]'));
+  var bars = [];
   var texts = new Map();
-  bars.forEach(function (bar) { var entry = items.get(bar.getAttribute('data-bar')); if (entry) texts.set(bar, haystack(entry)); });
+  // The bars of the timeline shown (the clock switch swaps them for the other clock's).
+  function collectBars() {
+    bars = Array.prototype.slice.call(document.querySelectorAll('.track .bar[data-bar]'));
+    bars.forEach(function (bar) { if (!texts.has(bar)) { var entry = items.get(bar.getAttribute('data-bar')); if (entry) texts.set(bar, haystack(entry)); } });
+  }
+  collectBars();
   var toolbar = document.querySelector('.toolbar');
   var search = document.getElementById('search');
   var count = document.getElementById('search-count');
@@ -201,7 +213,7 @@ export const PAGE_SCRIPT = `(function () {
     count.textContent = (current + 1) + ' of ' + matches.length;
   }
   // Zoom: the timeline widens and scrolls sideways; bars are placed in percent, so they widen with it.
-  var inner = document.querySelector('.timeline-inner');
+  var inner = document.querySelector('.timeline .timeline-inner');
   var level = document.getElementById('zoom-level');
   var zoom = 1;
   function setZoom(next) {
@@ -219,6 +231,27 @@ export const PAGE_SCRIPT = `(function () {
     document.getElementById('zoom-in').addEventListener('click', function () { setZoom(zoom * 2); });
     document.getElementById('zoom-out').addEventListener('click', function () { setZoom(zoom / 2); });
   }
+  // The clock switch: the other clock's lanes wait in a template; switching swaps the timeline, keeping zoom, search and the open call.
+  var otherTemplate = document.getElementById('other-clock');
+  var axisClock = document.getElementById('axis-clock');
+  var stashed = {};
+  function setClock(timing, label) {
+    if (timing === shownClock || !otherTemplate || !inner) return;
+    var next = stashed[timing] || document.importNode(otherTemplate.content.querySelector('.timeline-inner'), true);
+    stashed[shownClock] = inner;
+    inner.replaceWith(next);
+    inner = next;
+    shownClock = timing;
+    setZoom(zoom);
+    collectBars();
+    find();
+    if (axisClock && label) axisClock.textContent = label;
+    var opened = panel.getAttribute('data-open');
+    if (opened) open(opened, false);
+  }
+  document.querySelectorAll('input[name="clock"]').forEach(function (radio) {
+    radio.addEventListener('change', function () { if (radio.checked) setClock(radio.value, radio.getAttribute('data-label')); });
+  });
   // Keyboard: / to search, + and − to zoom, arrows from bar to bar (← → in a lane by time, ↑ ↓ across lanes).
   function laneBars(lane) {
     return Array.prototype.slice.call(lane.querySelectorAll('.track .bar[data-bar]')).sort(function (a, b) {

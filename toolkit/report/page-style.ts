@@ -27,6 +27,9 @@ a { color: var(--model-ink); }
 .toolbar input { font: inherit; padding: 2px 6px; min-width: 16em; }
 .toolbar button { font: inherit; min-width: 2em; }
 .toolbar .keys { color: var(--muted); font-size: 12px; }
+.toolbar .clock { display: inline-flex; gap: 8px; align-items: center; border: 1px solid var(--line); border-radius: 4px; padding: 0 8px 2px; margin: 0; }
+.toolbar .clock legend { font-size: 12px; color: var(--muted); padding: 0 4px; }
+.timing-note { margin: 6px 0 0; padding: 4px 8px; border: 2px dashed var(--muted); border-radius: 4px; max-width: 60em; }
 .bar.match { outline: 3px solid var(--focus); outline-offset: 1px; z-index: 2; }
 .bar.no-match { opacity: 0.35; }
 .messages { list-style: none; padding-left: 0; margin: 4px 0; }

@@ -126,6 +126,7 @@ export const reportDataSchema: JsonSchema = object({
     durationMs: duration,
     source: text,
     timing: { enum: ['run', 'recorded'] },
+    timingNote: nullableText,
     modelCalls: count,
   }),
   span: time,
@@ -146,6 +147,25 @@ export const reportDataSchema: JsonSchema = object({
   },
   sessions: { type: 'array', items: session },
   missing: { type: 'array', items: object({ lineage: text, modelCalls: count }) },
+  otherClock: {
+    oneOf: [
+      { type: 'null' },
+      object({
+        timing: { enum: ['run', 'recorded'] },
+        span: time,
+        times: {
+          type: 'object',
+          propertyNames: { pattern: '^s[1-9][0-9]*(\\.[mtk][1-9][0-9]*)?$' },
+          additionalProperties: { type: 'array', items: time, minItems: 2, maxItems: 2 },
+        },
+        marks: {
+          type: 'object',
+          propertyNames: laneId,
+          additionalProperties: { type: 'array', items: time },
+        },
+      }),
+    ],
+  },
 });
 
 /** The JSON embedded in the index page. */

@@ -28,6 +28,22 @@ export interface ReportData {
   readonly sessions: readonly ReportSession[];
   /** A failed replay's sessions the recording has and the run never reached, in lineage order. */
   readonly missing: readonly ReportMissingSession[];
+  /**
+   * The same bars on the page's second clock (a replay's own, beside the recording's), for the
+   * page's "time axis" switch; `null` when there is one clock only.
+   */
+  readonly otherClock: ReportClock | null;
+}
+
+/** Where every lane, bar and mark sits on one clock: what the page redraws with when the clock is switched. */
+export interface ReportClock {
+  readonly timing: ReportTiming;
+  /** Length of the time axis on this clock. */
+  readonly span: number;
+  /** `[start, end]` of every lane (`s1`) and bar (`s1.m2`, `s1.t1`, `s1.k1`), by id. */
+  readonly times: Readonly<Record<string, readonly [number, number]>>;
+  /** Each lane's mark times, in the order of its `marks`. */
+  readonly marks: Readonly<Record<string, readonly number[]>>;
 }
 
 /** A session the recording expected that the run never started: drawn as an empty, dashed lane. */
@@ -47,6 +63,11 @@ export interface ReportScenario {
   /** Where the model calls came from, e.g. `recording at recordings/mixed`. */
   readonly source: string;
   readonly timing: ReportTiming;
+  /**
+   * Why the time axis is not the recording's clock when a reader would expect it (a replay of an
+   * authored script, which has no recorded timing); `null` otherwise.
+   */
+  readonly timingNote: string | null;
   readonly modelCalls: number;
 }
 
