@@ -10,7 +10,11 @@ export function parametersBesides(body: CanonicalRequest, read: readonly string[
 }
 
 /** A tool as the report shows it; a field of the wrong type is shown as absent, the whole entry kept in `parameters` when it has no name. */
-export function toolDefinition(name: Json | undefined, description: Json | undefined, parameters: Json | undefined): ToolDefinition {
+export function toolDefinition(
+  name: Json | undefined,
+  description: Json | undefined,
+  parameters: Json | undefined,
+): ToolDefinition {
   return {
     name: typeof name === 'string' ? name : '(unnamed)',
     description: typeof description === 'string' ? description : null,

@@ -10,7 +10,8 @@ export function clockOf(data: Pick<ReportData, 'sessions' | 'span'>, timing: Rep
   const marks: Record<string, readonly number[]> = {};
   for (const session of data.sessions) {
     times[session.id] = [session.start, session.end];
-    for (const bar of [...session.modelCalls, ...session.toolCalls, ...session.tasks]) times[bar.id] = [bar.start, bar.end];
+    for (const bar of [...session.modelCalls, ...session.toolCalls, ...session.tasks])
+      times[bar.id] = [bar.start, bar.end];
     marks[session.id] = session.marks.map((mark) => mark.time);
   }
   return { timing, span: data.span, times, marks };
@@ -35,7 +36,9 @@ export function onClock(data: ReportData, clock: ReportClock): ReportData {
     const [start, end] = at(session.id);
     const markTimes = clock.marks[session.id] ?? [];
     if (markTimes.length !== session.marks.length)
-      throw new Error(`The report's ${clock.timing} clock places ${markTimes.length} marks of ${session.id}, not ${session.marks.length}.`);
+      throw new Error(
+        `The report's ${clock.timing} clock places ${markTimes.length} marks of ${session.id}, not ${session.marks.length}.`,
+      );
     return {
       ...session,
       start,

@@ -38,16 +38,15 @@ export function runReportInput({ report, evidence }: ScenarioRun): ReportInput {
   });
   const cassette = evidence?.cassette;
   const replayed = report.mode === 'replay' && cassette !== undefined && sessions.length > 0;
-  const clocks: Pick<ReportInput, 'timing' | 'sessions' | 'otherClock' | 'timingNote'> =
-    !replayed
-      ? { timing: 'run', sessions }
-      : cassette.provenance.source === 'authored'
-        ? { timing: 'run', sessions, timingNote: AUTHORED_TIMING_NOTE }
-        : {
-            timing: 'recorded',
-            sessions: withRecordedTimes(sessions, cassette),
-            otherClock: { timing: 'run', sessions },
-          };
+  const clocks: Pick<ReportInput, 'timing' | 'sessions' | 'otherClock' | 'timingNote'> = !replayed
+    ? { timing: 'run', sessions }
+    : cassette.provenance.source === 'authored'
+      ? { timing: 'run', sessions, timingNote: AUTHORED_TIMING_NOTE }
+      : {
+          timing: 'recorded',
+          sessions: withRecordedTimes(sessions, cassette),
+          otherClock: { timing: 'run', sessions },
+        };
   return {
     name: report.name,
     kind: report.mode,

@@ -13,7 +13,8 @@ export function geminiRequestSummary(body: CanonicalRequest): RequestSummary {
   return {
     tools: toolEntries(body['tools']).flatMap((tool): ToolDefinition[] => {
       const declarations = tool['functionDeclarations'];
-      if (!Array.isArray(declarations)) return Object.keys(tool).map((key) => toolDefinition(key, undefined, tool[key]));
+      if (!Array.isArray(declarations))
+        return Object.keys(tool).map((key) => toolDefinition(key, undefined, tool[key]));
       return declarations
         .filter(isObject)
         .map((declaration) =>
