@@ -20,6 +20,7 @@ import {
   type ReportMessage,
   type ReportMissingSession,
   type ReportModelCall,
+  type ReportReply,
   type ReportSession,
   type ReportTask,
   type ReportTiming,
@@ -241,6 +242,40 @@ function requestMessages(recorded: CassetteCall | undefined): ReportMessage[] | 
   }));
 }
 
+/** The tools and parameters of the recorded request, as its protocol reads them, long values cut. */
+function requestParts(recorded: CassetteCall | undefined): Pick<ReportModelCall, 'tools' | 'parameters'> {
+  const protocol = protocolById(recorded?.protocol);
+  if (recorded?.request === undefined || recorded.request === null || protocol === undefined)
+    return { tools: null, parameters: null };
+  const summary = protocol.requestSummary(recorded.request);
+  return {
+    tools: summary.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description === null ? null : cut(tool.description),
+      parameters: tool.parameters === null ? null : cut(JSON.stringify(tool.parameters)),
+    })),
+    parameters: Object.entries(summary.parameters).map(([name, value]) => ({ name, value: jsonText(value) })),
+  };
+}
+
+/** The recorded answer as its protocol reads it: text, tool calls, why it stopped, tokens. */
+function recordedReply(recorded: CassetteCall | undefined): ReportReply | null {
+  const protocol = protocolById(recorded?.protocol);
+  if (recorded === undefined || protocol === undefined) return null;
+  const reply = protocol.reply(recorded.response);
+  if (reply === undefined) return null;
+  return {
+    text: cut(reply.message.text),
+    toolCalls: (reply.message.toolCalls ?? []).map((tool) => ({
+      id: tool.id,
+      name: tool.name,
+      arguments: cut(tool.arguments),
+    })),
+    stop: protocol.stopReason(recorded.response) ?? null,
+    usage: reply.usage === undefined ? null : { inputTokens: reply.usage.input, outputTokens: reply.usage.output },
+  };
+}
+
 /** A model call as its step starts: numbered per lineage, matched to its recorded call. */
 function startModelCall(
   id: string,
@@ -280,6 +315,8 @@ function startModelCall(
         )
       : null,
     messages: requestMessages(recorded),
+    ...requestParts(recorded),
+    reply: recordedReply(recorded),
     text: '',
     reasoning: '',
     toolCalls: [],

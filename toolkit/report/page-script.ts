@@ -75,12 +75,43 @@ export const PAGE_SCRIPT = `(function () {
     return el('div', { class: 'request' }, [el('h3', { text: 'Request (' + messages.length + ' message' + (messages.length === 1 ? '' : 's') + ', as recorded)' }), list]);
   }
 
+  // The recorded request's parameters (model, temperature, …) under its API's names, then its tools, folded: a long list read on demand.
+  function parametersBlock(parameters) {
+    if (!parameters || parameters.length === 0) return null;
+    return el('div', { class: 'parameters' }, [el('h3', { text: 'Parameters (as recorded)' }), fields(parameters.map(function (p) { return [p.name, p.value]; }))]);
+  }
+  function toolsBlock(tools) {
+    if (!tools || tools.length === 0) return null;
+    var names = tools.map(function (tool) { return tool.name; }).join(', ');
+    return el('details', { class: 'tools' }, [
+      el('summary', { text: tools.length + ' tool' + (tools.length === 1 ? '' : 's') + ' offered: ' + names })
+    ].concat(tools.map(function (tool) {
+      return el('div', { class: 'tool-def' }, [
+        el('strong', { text: tool.name }),
+        tool.description ? el('p', { text: tool.description }) : null,
+        tool.parameters ? el('pre', { text: pretty(tool.parameters) }) : null
+      ]);
+    })));
+  }
+  // The recorded answer as its wire protocol reads it: why it stopped, its text, the tool calls with their arguments.
+  function replyBlock(reply) {
+    if (!reply) return null;
+    var heading = 'Reply (as recorded)' + (reply.stop ? ' · stop: ' + reply.stop : '');
+    return el('div', { class: 'reply' }, [
+      el('h3', { text: heading }),
+      reply.text ? el('pre', { class: 'reply-text', text: reply.text }) : null
+    ].concat(reply.toolCalls.map(function (tool) {
+      return el('pre', { class: 'reply-tool', text: '→ ' + tool.name + ' (' + tool.id + ')\\n' + pretty(tool.arguments) });
+    })));
+  }
+
   function modelDetails(entry) {
     var call = entry.item;
     var failure = data.failures.find(function (f) { return f.lineage === entry.session.lineage && f.call === call.call; });
-    var usage = call.usage ? call.usage.inputTokens + ' in, ' + call.usage.outputTokens + ' out' +
-      (call.usage.reasoningTokens ? ', ' + call.usage.reasoningTokens + ' reasoning' : '') +
-      (call.usage.cachedInputTokens ? ', ' + call.usage.cachedInputTokens + ' cached' : '') : null;
+    var tokens = call.usage || (call.reply && call.reply.usage);
+    var usage = tokens ? tokens.inputTokens + ' in, ' + tokens.outputTokens + ' out' +
+      (tokens.reasoningTokens ? ', ' + tokens.reasoningTokens + ' reasoning' : '') +
+      (tokens.cachedInputTokens ? ', ' + tokens.cachedInputTokens + ' cached' : '') : null;
     var note = null;
     if (call.failed && failure) {
       var parts = [el('strong', { text: failure.code + ': the replay failed on this call' })];
@@ -103,9 +134,12 @@ export const PAGE_SCRIPT = `(function () {
         ['error', call.error]
       ]),
       requestBlock(call.messages),
+      toolsBlock(call.tools),
+      parametersBlock(call.parameters),
       block('Reasoning', call.reasoning),
-      block('Text', call.text),
-      call.toolCalls.length === 0 ? null : el('div', {}, [el('h3', { text: 'Tool calls asked for' })].concat(call.toolCalls.map(function (tool) {
+      replyBlock(call.reply),
+      call.reply ? null : block('Text', call.text),
+      call.reply || call.toolCalls.length === 0 ? null : el('div', {}, [el('h3', { text: 'Tool calls asked for' })].concat(call.toolCalls.map(function (tool) {
         return el('pre', { text: tool.name + ' (' + tool.id + ')\\n' + pretty(tool.arguments) });
       })))
     ];
@@ -175,6 +209,7 @@ export const PAGE_SCRIPT = `(function () {
       parts.push('model call ' + item.call, item.request || '', item.text, item.reasoning, item.error || '');
       item.toolCalls.forEach(function (tool) { parts.push(tool.name, tool.arguments); });
       (item.messages || []).forEach(function (message) { parts.push(message.text); });
+      if (item.reply) { parts.push(item.reply.text); item.reply.toolCalls.forEach(function (tool) { parts.push(tool.name, tool.arguments); }); }
     } else if (entry.kind === 'tool') parts.push(item.name, item.args, item.output || '');
     else parts.push(item.taskId, item.outcome);
     return parts.join('\\n').toLowerCase();

@@ -64,6 +64,24 @@ const modelCall = object({
       },
     ],
   },
+  tools: {
+    oneOf: [
+      { type: 'null' },
+      { type: 'array', items: object({ name: text, description: nullableText, parameters: nullableText }) },
+    ],
+  },
+  parameters: { oneOf: [{ type: 'null' }, { type: 'array', items: object({ name: text, value: text }) }] },
+  reply: {
+    oneOf: [
+      { type: 'null' },
+      object({
+        text,
+        toolCalls: { type: 'array', items: object({ id: text, name: text, arguments: text }) },
+        stop: nullableText,
+        usage: totalUsage,
+      }),
+    ],
+  },
   text,
   reasoning: text,
   toolCalls: { type: 'array', items: object({ id: text, name: text, arguments: text }) },

@@ -139,6 +139,29 @@ export interface ReportMessage {
   readonly answers: readonly string[];
 }
 
+/** A tool a request offers the model. */
+export interface ReportToolDefinition {
+  readonly name: string;
+  readonly description: string | null;
+  /** JSON text of its argument schema (a built-in tool: its settings); `null` when it has none. */
+  readonly parameters: string | null;
+}
+
+/** One request parameter: its name in the API, its value as JSON text. */
+export interface ReportParameter {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** A recorded answer, read by its wire protocol: the same shape for every API. */
+export interface ReportReply {
+  readonly text: string;
+  readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+  /** Why it ended, in the API's words (`tool_calls`, `end_turn`, `STOP`, `completed`); `null` when it does not say. */
+  readonly stop: string | null;
+  readonly usage: ReportUsage | null;
+}
+
 export type PhaseKind = 'wait' | 'reasoning' | 'text' | 'tool-call';
 
 /**
@@ -166,6 +189,12 @@ export interface ReportModelCall {
   readonly request: string | null;
   /** The recorded request's messages, oldest first; `null` when the cassette has no request for it. */
   readonly messages: readonly ReportMessage[] | null;
+  /** The tools the recorded request offers, as its wire protocol reads them; `null` without a request. */
+  readonly tools: readonly ReportToolDefinition[] | null;
+  /** The recorded request's other fields (model, temperature, max tokens, tool choice, …) under its API's names, values as JSON text; `null` without a request. */
+  readonly parameters: readonly ReportParameter[] | null;
+  /** The recorded answer as its wire protocol reads it; `null` when the cassette has none (or a failure). */
+  readonly reply: ReportReply | null;
   readonly text: string;
   readonly reasoning: string;
   readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
