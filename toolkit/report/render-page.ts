@@ -2,6 +2,7 @@ import { DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs, pageHead } from './ht
 import { failureSummary } from '../scenarios/group-failures.js';
 import { consequencesLine } from '../scenarios/scenario-report.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { messageBesideDiff } from './failure-text.js';
 import { onClock } from './report-clock.js';
 import { foldUnchanged, wordDiff, type ShownPart } from './word-diff.js';
 import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportToolCall } from './types.js';
@@ -117,7 +118,7 @@ function renderFailures(data: ReportData): string {
         : '';
     return `<div class="failure" data-failure="${index}"><strong>${escapeHtml(failure.code)}</strong>${where}${jump}
 ${divergence === undefined ? '' : renderDivergence(divergence)}
-<pre>${escapeHtml(failure.message)}</pre>${renderConsequences(failure.consequences)}</div>`;
+<pre>${escapeHtml(divergence === undefined ? failure.message : messageBesideDiff(failure.message, divergence))}</pre>${renderConsequences(failure.consequences)}</div>`;
   });
   const caused = data.failures.reduce((sum, failure) => sum + failure.consequences.length, 0);
   const heading = `${data.failures.length} failure${data.failures.length === 1 ? '' : 's'}${caused === 0 ? '' : ` (and ${caused} caused by ${data.failures.length === 1 ? 'it' : 'them'})`}`;
