@@ -9,9 +9,7 @@ const MESSAGE =
 
 describe('a failure message beside its inline diff', () => {
   it('leaves out the path and the two values the diff shows, and keeps the advice', () => {
-    expect(
-      messageBesideDiff(MESSAGE, { path: 'messages[3].content', recorded: '"Canberra"', live: '"Sydney"' }),
-    ).toBe(
+    expect(messageBesideDiff(MESSAGE, { path: 'messages[3].content', recorded: '"Canberra"', live: '"Sydney"' })).toBe(
       'spawn-one: Model call 2 of session "main" does not match the cassette at /tmp/r/spawn-one, at the first divergence above.\n' +
         'If the change is intended, re-record with: nestcast record spawn-one',
     );
