@@ -199,7 +199,7 @@ describe('a report page in Chromium', () => {
     expect(await main(['show', 'background', '--report', dir], io())).toBe(0);
     const watched = await openPage(dir, 'background');
     const { page } = watched;
-    expect(await page.locator('header .meta').last().textContent()).toContain('time axis: the recording’s timing');
+    expect(await page.locator('header .meta').last().textContent()).toContain('time axis: the recording’s clock');
     const task = page.locator('.track .bar-task');
     expect(await task.count()).toBe(1);
     expect(await task.textContent()).toBe('task subagent-1 (completed) → main/call_peak');
