@@ -3,24 +3,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../toolkit/cli/io.js';
 import { main } from '../../toolkit/cli/main.js';
 import { readReportPage } from '../../toolkit/report/testing/read-report-page.js';
 import { tamperedSpawnOne } from '../../toolkit/report/testing/tampered-recording.js';
 import type { ReportData } from '../../toolkit/report/types.js';
 import { launchSystemChromium, type SystemChromium, type WatchedPage } from '../support/chromium.js';
 import { copyScenario } from '../support/scenario-copies.js';
+import { quietIo } from '../support/quiet-io.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 // What each model call asked and answered, per wire protocol, and on which clock the bars stand.
 const REPO = process.cwd();
-const io = (): CliIo => ({
-  stdout: () => undefined,
-  stderr: () => undefined,
-  env: { NO_COLOR: '1' },
-  cwd: REPO,
-  color: false,
-});
+const io = () => quietIo(REPO);
 
 let temp: string;
 let replayDir: string;
