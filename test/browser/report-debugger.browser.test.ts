@@ -3,22 +3,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../toolkit/cli/io.js';
 import { main } from '../../toolkit/cli/main.js';
 import { tamperedSpawnOne } from '../../toolkit/report/testing/tampered-recording.js';
 import { copyScenario } from '../support/scenario-copies.js';
 import { launchSystemChromium, type SystemChromium, type WatchedPage } from '../support/chromium.js';
+import { quietIo } from '../support/quiet-io.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 // The report as a debugger: what changed, what each call was asked, where to look, at any zoom.
 const REPO = process.cwd();
-const io = (): CliIo => ({
-  stdout: () => undefined,
-  stderr: () => undefined,
-  env: { NO_COLOR: '1' },
-  cwd: REPO,
-  color: false,
-});
+const io = () => quietIo(REPO);
 
 let temp: string;
 let tamperedDir: string;

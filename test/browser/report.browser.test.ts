@@ -2,12 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../toolkit/cli/io.js';
 import { main } from '../../toolkit/cli/main.js';
 import { readReportPage } from '../../toolkit/report/testing/read-report-page.js';
 import { tamperedSpawnOne } from '../../toolkit/report/testing/tampered-recording.js';
 import type { ReportData } from '../../toolkit/report/types.js';
 import { launchSystemChromium, type SystemChromium, type WatchedPage } from '../support/chromium.js';
+import { quietIo } from '../support/quiet-io.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 const REPO = process.cwd();
@@ -17,13 +17,7 @@ const SCREENS = process.env['NESTCAST_SCREENSHOTS'] ?? join(REPO, '.browser-scre
 /** The bar that has the keyboard focus, as a page expression. */
 const FOCUSED_BAR = "document.activeElement?.getAttribute('data-bar') ?? null";
 
-const io = (): CliIo => ({
-  stdout: () => undefined,
-  stderr: () => undefined,
-  env: { NO_COLOR: '1' },
-  cwd: REPO,
-  color: false,
-});
+const io = () => quietIo(REPO);
 
 let temp: string;
 let reportDir: string;
@@ -199,7 +193,7 @@ describe('a report page in Chromium', () => {
     expect(await main(['show', 'background', '--report', dir], io())).toBe(0);
     const watched = await openPage(dir, 'background');
     const { page } = watched;
-    expect(await page.locator('header .meta').last().textContent()).toContain('time axis: the recording’s timing');
+    expect(await page.locator('header .meta').last().textContent()).toContain('time axis: the recording’s clock');
     const task = page.locator('.track .bar-task');
     expect(await task.count()).toBe(1);
     expect(await task.textContent()).toBe('task subagent-1 (completed) → main/call_peak');

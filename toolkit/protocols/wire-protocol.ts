@@ -55,6 +55,16 @@ export interface WireProtocol {
   conversation(body: CanonicalRequest): Conversation;
 
   /**
+   * What a request asks besides its conversation, for the report: the tools it offers and every
+   * other top-level field (model, temperature, max tokens, tool choice, …) under this API's own
+   * name, as stored (stored requests leave the stream flag out).
+   */
+  requestSummary(body: CanonicalRequest): RequestSummary;
+
+  /** Why a recorded answer ended, in this API's own words (`tool_calls`, `end_turn`, `STOP`, …); `undefined` when it does not say. */
+  stopReason(response: RecordedResponse): string | undefined;
+
+  /**
    * The assistant turn a recorded answer becomes in the session's next request (text and tool
    * calls with ids), and its token usage; `undefined` when the response is a failure or carries no
    * answer this API would send back.
@@ -157,6 +167,21 @@ export interface NeutralToolCall {
   readonly name: string;
   /** Canonical JSON of the arguments when they parse, else the text as sent. */
   readonly arguments: string;
+}
+
+/** A request's tools and parameters, protocol-neutral (`WireProtocol.requestSummary`). */
+export interface RequestSummary {
+  readonly tools: readonly ToolDefinition[];
+  /** Every top-level field but the conversation and the tools, under the API's name. */
+  readonly parameters: Readonly<Record<string, Json>>;
+}
+
+/** A tool a request offers the model: a function with its JSON schema, or a built-in tool (named by its type, its settings as `parameters`). */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string | null;
+  /** The JSON schema of its arguments (a built-in tool: its entry); `null` when it has none. */
+  readonly parameters: Json | null;
 }
 
 /** A recorded answer as the next request of its session carries it back. */

@@ -9,6 +9,7 @@ import { failureGroups, type FailureGroup } from '../scenarios/group-failures.js
 import type { ScenarioFailure } from '../scenarios/scenario-failure.js';
 import { laneTree, type LanePlace } from './lane-tree.js';
 import { BACKGROUND_START } from './recorded-clock.js';
+import { clockOf } from './report-clock.js';
 import {
   REPORT_FORMAT,
   REPORT_VERSION,
@@ -19,6 +20,7 @@ import {
   type ReportMessage,
   type ReportMissingSession,
   type ReportModelCall,
+  type ReportReply,
   type ReportSession,
   type ReportTask,
   type ReportTiming,
@@ -34,8 +36,12 @@ export interface ReportInput {
   readonly durationMs: number | null;
   readonly source: string;
   readonly timing: ReportTiming;
+  /** Why `timing` is not the recording's clock where a reader would expect it to be (see `ReportScenario.timingNote`). */
+  readonly timingNote?: string;
   /** In lineage order, times in epoch (or recorded) milliseconds. */
   readonly sessions: readonly SessionLog[];
+  /** The same sessions on a second clock (a replay's own, beside the recording's): the page can switch to it. */
+  readonly otherClock?: { readonly timing: ReportTiming; readonly sessions: readonly SessionLog[] };
   readonly cassette?: Cassette;
   readonly modelCalls: number;
   readonly failures: readonly ScenarioFailure[];
@@ -46,6 +52,13 @@ const TEXT_CHARS = 20_000;
 const VALUE_CHARS = 2_000;
 
 export function buildReportData(input: ReportInput): ReportData {
+  const { otherClock, ...primary } = input;
+  const data = buildOnOneClock(primary);
+  if (otherClock === undefined) return data;
+  return { ...data, otherClock: clockOf(buildOnOneClock({ ...primary, ...otherClock }), otherClock.timing) };
+}
+
+function buildOnOneClock(input: Omit<ReportInput, 'otherClock'>): ReportData {
   const places = laneTree(input.sessions);
   const origin = Math.min(...input.sessions.map((session) => session.header.createdAt));
   const context: LaneContext = {
@@ -70,6 +83,7 @@ export function buildReportData(input: ReportInput): ReportData {
       durationMs: input.durationMs === null ? null : Math.round(input.durationMs),
       source: input.source,
       timing: input.timing,
+      timingNote: input.timingNote ?? null,
       modelCalls: input.modelCalls,
     },
     span,
@@ -77,6 +91,7 @@ export function buildReportData(input: ReportInput): ReportData {
     failures: failureGroups(input.failures).map(reportFailure),
     sessions: lanes,
     missing: missingSessions(input),
+    otherClock: null,
   };
 }
 
@@ -227,6 +242,40 @@ function requestMessages(recorded: CassetteCall | undefined): ReportMessage[] | 
   }));
 }
 
+/** The tools and parameters of the recorded request, as its protocol reads them, long values cut. */
+function requestParts(recorded: CassetteCall | undefined): Pick<ReportModelCall, 'tools' | 'parameters'> {
+  const protocol = protocolById(recorded?.protocol);
+  if (recorded?.request === undefined || recorded.request === null || protocol === undefined)
+    return { tools: null, parameters: null };
+  const summary = protocol.requestSummary(recorded.request);
+  return {
+    tools: summary.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description === null ? null : cut(tool.description),
+      parameters: tool.parameters === null ? null : cut(JSON.stringify(tool.parameters)),
+    })),
+    parameters: Object.entries(summary.parameters).map(([name, value]) => ({ name, value: jsonText(value) })),
+  };
+}
+
+/** The recorded answer as its protocol reads it: text, tool calls, why it stopped, tokens. */
+function recordedReply(recorded: CassetteCall | undefined): ReportReply | null {
+  const protocol = protocolById(recorded?.protocol);
+  if (recorded === undefined || protocol === undefined) return null;
+  const reply = protocol.reply(recorded.response);
+  if (reply === undefined) return null;
+  return {
+    text: cut(reply.message.text),
+    toolCalls: (reply.message.toolCalls ?? []).map((tool) => ({
+      id: tool.id,
+      name: tool.name,
+      arguments: cut(tool.arguments),
+    })),
+    stop: protocol.stopReason(recorded.response) ?? null,
+    usage: reply.usage === undefined ? null : { inputTokens: reply.usage.input, outputTokens: reply.usage.output },
+  };
+}
+
 /** A model call as its step starts: numbered per lineage, matched to its recorded call. */
 function startModelCall(
   id: string,
@@ -266,6 +315,8 @@ function startModelCall(
         )
       : null,
     messages: requestMessages(recorded),
+    ...requestParts(recorded),
+    reply: recordedReply(recorded),
     text: '',
     reasoning: '',
     toolCalls: [],

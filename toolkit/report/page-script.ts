@@ -28,6 +28,13 @@ export const PAGE_SCRIPT = `(function () {
     return node;
   }
   function ms(value) { return value < 1000 ? Math.round(value) + ' ms' : (value / 1000).toFixed(2) + ' s'; }
+  // The clock the timeline shows: the page's first, or (switched) the other one, whose times are data.otherClock's.
+  var shownClock = data.scenario.timing;
+  function when(item) {
+    var times = data.otherClock && shownClock === data.otherClock.timing ? data.otherClock.times[item.id] : [item.start, item.end];
+    return ['time' + (data.otherClock ? (shownClock === 'recorded' ? ', as recorded' : ', this ' + data.scenario.kind) : ''),
+      ms(times[0]) + ' → ' + ms(times[1]) + ' (' + ms(times[1] - times[0]) + ')'];
+  }
   function fields(pairs) {
     var list = el('dl');
     pairs.forEach(function (pair) {
@@ -68,12 +75,43 @@ export const PAGE_SCRIPT = `(function () {
     return el('div', { class: 'request' }, [el('h3', { text: 'Request (' + messages.length + ' message' + (messages.length === 1 ? '' : 's') + ', as recorded)' }), list]);
   }
 
+  // The recorded request's parameters (model, temperature, …) under its API's names, then its tools, folded: a long list read on demand.
+  function parametersBlock(parameters) {
+    if (!parameters || parameters.length === 0) return null;
+    return el('div', { class: 'parameters' }, [el('h3', { text: 'Parameters (as recorded)' }), fields(parameters.map(function (p) { return [p.name, p.value]; }))]);
+  }
+  function toolsBlock(tools) {
+    if (!tools || tools.length === 0) return null;
+    var names = tools.map(function (tool) { return tool.name; }).join(', ');
+    return el('details', { class: 'tools' }, [
+      el('summary', { text: tools.length + ' tool' + (tools.length === 1 ? '' : 's') + ' offered: ' + names })
+    ].concat(tools.map(function (tool) {
+      return el('div', { class: 'tool-def' }, [
+        el('strong', { text: tool.name }),
+        tool.description ? el('p', { text: tool.description }) : null,
+        tool.parameters ? el('pre', { text: pretty(tool.parameters) }) : null
+      ]);
+    })));
+  }
+  // The recorded answer as its wire protocol reads it: why it stopped, its text, the tool calls with their arguments.
+  function replyBlock(reply) {
+    if (!reply) return null;
+    var heading = 'Reply (as recorded)' + (reply.stop ? ' · stop: ' + reply.stop : '');
+    return el('div', { class: 'reply' }, [
+      el('h3', { text: heading }),
+      reply.text ? el('pre', { class: 'reply-text', text: reply.text }) : null
+    ].concat(reply.toolCalls.map(function (tool) {
+      return el('pre', { class: 'reply-tool', text: '→ ' + tool.name + ' (' + tool.id + ')\\n' + pretty(tool.arguments) });
+    })));
+  }
+
   function modelDetails(entry) {
     var call = entry.item;
     var failure = data.failures.find(function (f) { return f.lineage === entry.session.lineage && f.call === call.call; });
-    var usage = call.usage ? call.usage.inputTokens + ' in, ' + call.usage.outputTokens + ' out' +
-      (call.usage.reasoningTokens ? ', ' + call.usage.reasoningTokens + ' reasoning' : '') +
-      (call.usage.cachedInputTokens ? ', ' + call.usage.cachedInputTokens + ' cached' : '') : null;
+    var tokens = call.usage || (call.reply && call.reply.usage);
+    var usage = tokens ? tokens.inputTokens + ' in, ' + tokens.outputTokens + ' out' +
+      (tokens.reasoningTokens ? ', ' + tokens.reasoningTokens + ' reasoning' : '') +
+      (tokens.cachedInputTokens ? ', ' + tokens.cachedInputTokens + ' cached' : '') : null;
     var note = null;
     if (call.failed && failure) {
       var parts = [el('strong', { text: failure.code + ': the replay failed on this call' })];
@@ -89,16 +127,19 @@ export const PAGE_SCRIPT = `(function () {
       note,
       fields([
         ['turn, step', call.turn + ', ' + call.step],
-        ['time', ms(call.start) + ' → ' + ms(call.end) + ' (' + ms(call.end - call.start) + ')'],
+        when(call),
         ['finish', call.finish || 'none'],
         ['request', call.request],
         ['usage', usage],
         ['error', call.error]
       ]),
       requestBlock(call.messages),
+      toolsBlock(call.tools),
+      parametersBlock(call.parameters),
       block('Reasoning', call.reasoning),
-      block('Text', call.text),
-      call.toolCalls.length === 0 ? null : el('div', {}, [el('h3', { text: 'Tool calls asked for' })].concat(call.toolCalls.map(function (tool) {
+      replyBlock(call.reply),
+      call.reply ? null : block('Text', call.text),
+      call.reply || call.toolCalls.length === 0 ? null : el('div', {}, [el('h3', { text: 'Tool calls asked for' })].concat(call.toolCalls.map(function (tool) {
         return el('pre', { text: tool.name + ' (' + tool.id + ')\\n' + pretty(tool.arguments) });
       })))
     ];
@@ -110,7 +151,7 @@ export const PAGE_SCRIPT = `(function () {
       fields([
         ['call id', tool.callId],
         ['turn, step', tool.turn + ', ' + tool.step],
-        ['time', ms(tool.start) + ' → ' + ms(tool.end) + ' (' + ms(tool.end - tool.start) + ')'],
+        when(tool),
         ['result', tool.output === null ? 'never answered' : tool.isError ? 'error' : 'ok'],
         ['mode', tool.background ? 'background: returned a task id at once' : null],
         ['started', tool.child ? laneLink(tool.child, 'session ') : null]
@@ -126,7 +167,7 @@ export const PAGE_SCRIPT = `(function () {
       fields([
         ['outcome', task.outcome],
         ['started by', task.callId],
-        ['time', ms(task.start) + ' → ' + ms(task.end) + ' (' + ms(task.end - task.start) + ')'],
+        when(task),
         ['session', task.child ? laneLink(task.child, '') : null]
       ])
     ];
@@ -168,13 +209,19 @@ export const PAGE_SCRIPT = `(function () {
       parts.push('model call ' + item.call, item.request || '', item.text, item.reasoning, item.error || '');
       item.toolCalls.forEach(function (tool) { parts.push(tool.name, tool.arguments); });
       (item.messages || []).forEach(function (message) { parts.push(message.text); });
+      if (item.reply) { parts.push(item.reply.text); item.reply.toolCalls.forEach(function (tool) { parts.push(tool.name, tool.arguments); }); }
     } else if (entry.kind === 'tool') parts.push(item.name, item.args, item.output || '');
     else parts.push(item.taskId, item.outcome);
     return parts.join('\\n').toLowerCase();
   }
-  var bars = Array.prototype.slice.call(document.querySelectorAll('.track .bar[data-bar]'));
+  var bars = [];
   var texts = new Map();
-  bars.forEach(function (bar) { var entry = items.get(bar.getAttribute('data-bar')); if (entry) texts.set(bar, haystack(entry)); });
+  // The bars of the timeline shown (the clock switch swaps them for the other clock's).
+  function collectBars() {
+    bars = Array.prototype.slice.call(document.querySelectorAll('.track .bar[data-bar]'));
+    bars.forEach(function (bar) { if (!texts.has(bar)) { var entry = items.get(bar.getAttribute('data-bar')); if (entry) texts.set(bar, haystack(entry)); } });
+  }
+  collectBars();
   var toolbar = document.querySelector('.toolbar');
   var search = document.getElementById('search');
   var count = document.getElementById('search-count');
@@ -201,7 +248,7 @@ export const PAGE_SCRIPT = `(function () {
     count.textContent = (current + 1) + ' of ' + matches.length;
   }
   // Zoom: the timeline widens and scrolls sideways; bars are placed in percent, so they widen with it.
-  var inner = document.querySelector('.timeline-inner');
+  var inner = document.querySelector('.timeline .timeline-inner');
   var level = document.getElementById('zoom-level');
   var zoom = 1;
   function setZoom(next) {
@@ -219,6 +266,27 @@ export const PAGE_SCRIPT = `(function () {
     document.getElementById('zoom-in').addEventListener('click', function () { setZoom(zoom * 2); });
     document.getElementById('zoom-out').addEventListener('click', function () { setZoom(zoom / 2); });
   }
+  // The clock switch: the other clock's lanes wait in a template; switching swaps the timeline, keeping zoom, search and the open call.
+  var otherTemplate = document.getElementById('other-clock');
+  var axisClock = document.getElementById('axis-clock');
+  var stashed = {};
+  function setClock(timing, label) {
+    if (timing === shownClock || !otherTemplate || !inner) return;
+    var next = stashed[timing] || document.importNode(otherTemplate.content.querySelector('.timeline-inner'), true);
+    stashed[shownClock] = inner;
+    inner.replaceWith(next);
+    inner = next;
+    shownClock = timing;
+    setZoom(zoom);
+    collectBars();
+    find();
+    if (axisClock && label) axisClock.textContent = label;
+    var opened = panel.getAttribute('data-open');
+    if (opened) open(opened, false);
+  }
+  document.querySelectorAll('input[name="clock"]').forEach(function (radio) {
+    radio.addEventListener('change', function () { if (radio.checked) setClock(radio.value, radio.getAttribute('data-label')); });
+  });
   // Keyboard: / to search, + and − to zoom, arrows from bar to bar (← → in a lane by time, ↑ ↓ across lanes).
   function laneBars(lane) {
     return Array.prototype.slice.call(lane.querySelectorAll('.track .bar[data-bar]')).sort(function (a, b) {

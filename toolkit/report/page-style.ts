@@ -24,9 +24,12 @@ a { color: var(--model-ink); }
 .missing-note { font-size: 12px; color: var(--bad); font-style: italic; }
 .toolbar[hidden] { display: none; }
 .toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 8px 0; }
-.toolbar input { font: inherit; padding: 2px 6px; min-width: 16em; }
+.toolbar input[type="search"] { font: inherit; padding: 2px 6px; min-width: 16em; }
 .toolbar button { font: inherit; min-width: 2em; }
 .toolbar .keys { color: var(--muted); font-size: 12px; }
+.toolbar .clock { display: inline-flex; gap: 8px; align-items: center; border: 1px solid var(--line); border-radius: 4px; padding: 0 8px 2px; margin: 0; }
+.toolbar .clock legend { font-size: 12px; color: var(--muted); padding: 0 4px; }
+.timing-note { margin: 6px 0 0; padding: 4px 8px; border: 2px dashed var(--muted); border-radius: 4px; max-width: 60em; }
 .bar.match { outline: 3px solid var(--focus); outline-offset: 1px; z-index: 2; }
 .bar.no-match { opacity: 0.35; }
 .messages { list-style: none; padding-left: 0; margin: 4px 0; }
@@ -34,6 +37,10 @@ a { color: var(--model-ink); }
 .msg[data-role="user"] { border-left-style: double; border-left-width: 4px; }
 .msg .role { font-weight: 700; font-size: 12px; text-transform: uppercase; }
 .msg-answers { font-size: 12px; color: var(--muted); }
+.details .tools { margin: 6px 0; }
+.details .tools summary { cursor: pointer; font-weight: 600; }
+.details .tool-def { border-left: 3px solid var(--tool-ink); padding-left: 8px; margin: 6px 0; }
+.details .tool-def p { margin: 2px 0; }
 .caused { margin: 6px 0 2px; }
 .consequences { margin: 0; padding-left: 20px; font-size: 13px; }
 .failure pre, .details pre { white-space: pre-wrap; word-break: break-word; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px; margin: 4px 0; max-height: 24em; overflow: auto; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }

@@ -2,6 +2,8 @@ import { DATA_ELEMENT_ID, embedJson, escapeHtml, formatMs, pageHead } from './ht
 import { failureSummary } from '../scenarios/group-failures.js';
 import { consequencesLine } from '../scenarios/scenario-report.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { messageBesideDiff } from './failure-text.js';
+import { onClock } from './report-clock.js';
 import { foldUnchanged, wordDiff, type ShownPart } from './word-diff.js';
 import type { ReportData, ReportModelCall, ReportSession, ReportTask, ReportToolCall } from './types.js';
 
@@ -17,31 +19,31 @@ const END_ZONE = 0.85;
  */
 export function renderScenarioPage(data: ReportData, options: { readonly indexHref?: string } = {}): string {
   const { scenario } = data;
-  const span = Math.max(data.span, 1);
   const verdict =
     scenario.passed === null ? ['none', 'NOT RUN'] : scenario.passed ? ['pass', '✓ PASSED'] : ['fail', '✗ FAILED'];
   const counts = `${data.sessions.length} session${data.sessions.length === 1 ? '' : 's'} · ${scenario.modelCalls} model call${scenario.modelCalls === 1 ? '' : 's'}`;
-  const timing = scenario.timing === 'run' ? 'time axis: this run’s clock' : 'time axis: the recording’s timing';
   const tokens = data.usage === null ? '' : ` · ${tokensText(data.usage)}`;
+  const note =
+    scenario.timingNote === null
+      ? ''
+      : `<p class="timing-note" role="note"><strong>No recorded timing.</strong> ${escapeHtml(scenario.timingNote)}.</p>`;
   return `${pageHead(`${scenario.passed === false ? '✗ ' : ''}${scenario.name} · nestcast report`)}
 <body>
 <header>
 ${options.indexHref === undefined ? '' : `<p class="meta"><a href="${escapeHtml(options.indexHref)}">← all scenarios</a></p>`}
 <h1><span class="verdict ${verdict[0]}">${verdict[1]}</span>${escapeHtml(scenario.name)}</h1>
-<p class="meta">${escapeHtml(`${scenario.kind} · ${scenario.source} · ${counts}${scenario.durationMs === null ? '' : ` · ${formatMs(scenario.durationMs)}`}${tokens} · ${timing}`)}</p>
+<p class="meta">${escapeHtml(`${scenario.kind} · ${scenario.source} · ${counts}${scenario.durationMs === null ? '' : ` · ${formatMs(scenario.durationMs)}`}${tokens}`)} · <span id="axis-clock">${escapeHtml(clockLabel(scenario.timing, scenario.kind))}</span></p>
+${note}
 </header>
 <main>
 ${renderFailures(data)}
 <h2 id="timeline-heading">Timeline</h2>
 ${LEGEND}
-${TOOLBAR}
+${toolbar(data)}
 <div class="timeline" role="region" aria-labelledby="timeline-heading" tabindex="-1">
-<div class="timeline-inner">
-<div class="row axis-row"><div class="lane-label">session</div><div class="axis" aria-hidden="true">${renderTicks(span)}</div></div>
-${data.sessions.map((session) => renderLane(session, data, span)).join('\n')}
-${data.missing.map(renderMissingLane).join('\n')}
+${renderTimeline(data)}
 </div>
-</div>
+${data.otherClock === null ? '' : `<template id="other-clock">${renderTimeline(onClock(data, data.otherClock))}</template>`}
 <section id="details" class="details" tabindex="-1" aria-live="polite" aria-label="Details">
 <p class="meta">Select a bar (click it, or Tab to it and press Enter) to see the call.</p>
 </section>
@@ -53,13 +55,41 @@ ${data.missing.map(renderMissingLane).join('\n')}
 `;
 }
 
-/** Search and zoom: shown by the page's script, since without it they would do nothing. */
-const TOOLBAR = `<div class="toolbar" role="toolbar" aria-label="Timeline tools" hidden>
+/** `time axis: the recording’s clock`, as the header says it and the clock switch changes it. */
+export function clockLabel(timing: ReportData['scenario']['timing'], kind: ReportData['scenario']['kind']): string {
+  if (timing === 'recorded') return 'time axis: the recording’s clock';
+  return `time axis: this ${kind === 'replay' ? 'replay' : 'run'}’s own clock`;
+}
+
+/** The lanes on one clock: the page draws its first clock, and keeps the second in a template for the switch. */
+function renderTimeline(data: ReportData): string {
+  const span = Math.max(data.span, 1);
+  return `<div class="timeline-inner" data-clock="${data.scenario.timing}">
+<div class="row axis-row"><div class="lane-label">session</div><div class="axis" aria-hidden="true">${renderTicks(span)}</div></div>
+${data.sessions.map((session) => renderLane(session, data, span)).join('\n')}
+${data.missing.map(renderMissingLane).join('\n')}
+</div>`;
+}
+
+/** Search, zoom and (with a second clock) the clock switch: shown by the page's script, since without it they would do nothing. */
+function toolbar(data: ReportData): string {
+  const other = data.otherClock;
+  const clocks =
+    other === null
+      ? ''
+      : `\n<fieldset class="clock"><legend>Time axis</legend>${[data.scenario.timing, other.timing]
+          .map(
+            (timing, index) =>
+              `<label><input type="radio" name="clock" value="${timing}" data-label="${escapeHtml(clockLabel(timing, data.scenario.kind))}"${index === 0 ? ' checked' : ''}> ${escapeHtml(timing === 'recorded' ? 'as recorded' : `this ${data.scenario.kind}`)}</label>`,
+          )
+          .join(' ')}</fieldset>`;
+  return `<div class="toolbar" role="toolbar" aria-label="Timeline tools" hidden>
 <label for="search">Search</label> <input type="search" id="search" placeholder="calls, tools, sessions, text" aria-describedby="search-count" autocomplete="off">
 <span id="search-count" aria-live="polite"></span>
 <span class="zoom"><button type="button" id="zoom-out" aria-label="zoom out">−</button> <span id="zoom-level" aria-live="polite">1×</span> <button type="button" id="zoom-in" aria-label="zoom in">+</button></span>
-<span class="keys">/ search · Enter next match · + − zoom · ← → bars of a lane · ↑ ↓ lanes</span>
+<span class="keys">/ search · Enter next match · + − zoom · ← → bars of a lane · ↑ ↓ lanes</span>${clocks}
 </div>`;
+}
 
 const LEGEND = `<ul class="legend" aria-label="Legend">
 <li><span class="swatch bar-model" aria-hidden="true"></span>model call</li>
@@ -88,7 +118,7 @@ function renderFailures(data: ReportData): string {
         : '';
     return `<div class="failure" data-failure="${index}"><strong>${escapeHtml(failure.code)}</strong>${where}${jump}
 ${divergence === undefined ? '' : renderDivergence(divergence)}
-<pre>${escapeHtml(failure.message)}</pre>${renderConsequences(failure.consequences)}</div>`;
+<pre>${escapeHtml(divergence === undefined ? failure.message : messageBesideDiff(failure.message, divergence))}</pre>${renderConsequences(failure.consequences)}</div>`;
   });
   const caused = data.failures.reduce((sum, failure) => sum + failure.consequences.length, 0);
   const heading = `${data.failures.length} failure${data.failures.length === 1 ? '' : 's'}${caused === 0 ? '' : ` (and ${caused} caused by ${data.failures.length === 1 ? 'it' : 'them'})`}`;

@@ -14,9 +14,14 @@ export interface ScenarioRun {
   readonly evidence?: RunEvidence;
 }
 
+/** Said on the page of a replay whose calls were authored, not recorded: its axis cannot be the recording's. */
+export const AUTHORED_TIMING_NOTE =
+  'the model calls were authored (a script), not recorded: there is no recorded timing, so the time axis is this replay’s own clock';
+
 /**
- * A run on its own clock. Strings are normalised as the transcripts are (the run's temporary
- * folders and session ids become placeholders), times are kept.
+ * A run, its strings normalised as the transcripts are (the run's temporary folders and session
+ * ids become placeholders). A replay of a recording is laid on the recording's clock, with the
+ * replay's own times as the page's second view; any other run on its own clock.
  */
 export function runReportInput({ report, evidence }: ScenarioRun): ReportInput {
   const raw = evidence?.sessions ?? [];
@@ -31,14 +36,24 @@ export function runReportInput({ report, evidence }: ScenarioRun): ReportInput {
       })),
     };
   });
+  const cassette = evidence?.cassette;
+  const replayed = report.mode === 'replay' && cassette !== undefined && sessions.length > 0;
+  const clocks: Pick<ReportInput, 'timing' | 'sessions' | 'otherClock' | 'timingNote'> = !replayed
+    ? { timing: 'run', sessions }
+    : cassette.provenance.source === 'authored'
+      ? { timing: 'run', sessions, timingNote: AUTHORED_TIMING_NOTE }
+      : {
+          timing: 'recorded',
+          sessions: withRecordedTimes(sessions, cassette),
+          otherClock: { timing: 'run', sessions },
+        };
   return {
     name: report.name,
     kind: report.mode,
     passed: report.passed,
     durationMs: report.durationMs,
     source: report.source,
-    timing: 'run',
-    sessions,
+    ...clocks,
     ...(evidence?.cassette === undefined ? {} : { cassette: evidence.cassette }),
     modelCalls: report.modelCalls,
     failures: report.failures,

@@ -64,6 +64,24 @@ const modelCall = object({
       },
     ],
   },
+  tools: {
+    oneOf: [
+      { type: 'null' },
+      { type: 'array', items: object({ name: text, description: nullableText, parameters: nullableText }) },
+    ],
+  },
+  parameters: { oneOf: [{ type: 'null' }, { type: 'array', items: object({ name: text, value: text }) }] },
+  reply: {
+    oneOf: [
+      { type: 'null' },
+      object({
+        text,
+        toolCalls: { type: 'array', items: object({ id: text, name: text, arguments: text }) },
+        stop: nullableText,
+        usage: totalUsage,
+      }),
+    ],
+  },
   text,
   reasoning: text,
   toolCalls: { type: 'array', items: object({ id: text, name: text, arguments: text }) },
@@ -126,6 +144,7 @@ export const reportDataSchema: JsonSchema = object({
     durationMs: duration,
     source: text,
     timing: { enum: ['run', 'recorded'] },
+    timingNote: nullableText,
     modelCalls: count,
   }),
   span: time,
@@ -146,6 +165,25 @@ export const reportDataSchema: JsonSchema = object({
   },
   sessions: { type: 'array', items: session },
   missing: { type: 'array', items: object({ lineage: text, modelCalls: count }) },
+  otherClock: {
+    oneOf: [
+      { type: 'null' },
+      object({
+        timing: { enum: ['run', 'recorded'] },
+        span: time,
+        times: {
+          type: 'object',
+          propertyNames: { pattern: '^s[1-9][0-9]*(\\.[mtk][1-9][0-9]*)?$' },
+          additionalProperties: { type: 'array', items: time, minItems: 2, maxItems: 2 },
+        },
+        marks: {
+          type: 'object',
+          propertyNames: laneId,
+          additionalProperties: { type: 'array', items: time },
+        },
+      }),
+    ],
+  },
 });
 
 /** The JSON embedded in the index page. */

@@ -11,6 +11,7 @@ import { listScenarios } from '../scenarios/load-scenarios.js';
 import { buildReportData } from './build-report-data.js';
 import { embedJson } from './html.js';
 import { renderScenarioPage } from './render-page.js';
+import { recordingReportInput } from './report-inputs.js';
 import { readCallStream } from './call-stream.js';
 import { checkReportData, checkReportIndex } from './report-schema.js';
 import { embeddedData, readReportPage } from './testing/read-report-page.js';
@@ -84,7 +85,13 @@ describe('nestcast run --report', () => {
       const data = await page(dir, name);
       const transcripts = await readTranscripts(join(REPO, 'recordings', name, 'transcripts'));
       const cassette = await loadCassette(join(REPO, 'recordings', name));
-      expect(data.scenario).toMatchObject({ name, kind: 'replay', passed: true, timing: 'run' });
+      // A replay stands on the recording's clock, the same as `nestcast show` draws it; its own clock is the second view.
+      expect(data.scenario).toMatchObject({ name, kind: 'replay', passed: true, timing: 'recorded', timingNote: null });
+      expect(data.otherClock?.timing).toBe('run');
+      const shown = buildReportData(await recordingReportInput(join(REPO, 'recordings', name)));
+      expect(data.sessions.map((s) => s.modelCalls.map((call) => [call.start, call.end]))).toEqual(
+        shown.sessions.map((s) => s.modelCalls.map((call) => [call.start, call.end])),
+      );
       expect(data.sessions.map((s) => s.lineage)).toEqual(transcripts.map((t) => t.header.lineage));
       for (const session of data.sessions) {
         // One bar per recorded model call, numbered as the cassette numbers them.

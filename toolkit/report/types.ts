@@ -28,6 +28,22 @@ export interface ReportData {
   readonly sessions: readonly ReportSession[];
   /** A failed replay's sessions the recording has and the run never reached, in lineage order. */
   readonly missing: readonly ReportMissingSession[];
+  /**
+   * The same bars on the page's second clock (a replay's own, beside the recording's), for the
+   * page's "time axis" switch; `null` when there is one clock only.
+   */
+  readonly otherClock: ReportClock | null;
+}
+
+/** Where every lane, bar and mark sits on one clock: what the page redraws with when the clock is switched. */
+export interface ReportClock {
+  readonly timing: ReportTiming;
+  /** Length of the time axis on this clock. */
+  readonly span: number;
+  /** `[start, end]` of every lane (`s1`) and bar (`s1.m2`, `s1.t1`, `s1.k1`), by id. */
+  readonly times: Readonly<Record<string, readonly [number, number]>>;
+  /** Each lane's mark times, in the order of its `marks`. */
+  readonly marks: Readonly<Record<string, readonly number[]>>;
 }
 
 /** A session the recording expected that the run never started: drawn as an empty, dashed lane. */
@@ -47,6 +63,11 @@ export interface ReportScenario {
   /** Where the model calls came from, e.g. `recording at recordings/mixed`. */
   readonly source: string;
   readonly timing: ReportTiming;
+  /**
+   * Why the time axis is not the recording's clock when a reader would expect it (a replay of an
+   * authored script, which has no recorded timing); `null` otherwise.
+   */
+  readonly timingNote: string | null;
   readonly modelCalls: number;
 }
 
@@ -118,6 +139,29 @@ export interface ReportMessage {
   readonly answers: readonly string[];
 }
 
+/** A tool a request offers the model. */
+export interface ReportToolDefinition {
+  readonly name: string;
+  readonly description: string | null;
+  /** JSON text of its argument schema (a built-in tool: its settings); `null` when it has none. */
+  readonly parameters: string | null;
+}
+
+/** One request parameter: its name in the API, its value as JSON text. */
+export interface ReportParameter {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** A recorded answer, read by its wire protocol: the same shape for every API. */
+export interface ReportReply {
+  readonly text: string;
+  readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+  /** Why it ended, in the API's words (`tool_calls`, `end_turn`, `STOP`, `completed`); `null` when it does not say. */
+  readonly stop: string | null;
+  readonly usage: ReportUsage | null;
+}
+
 export type PhaseKind = 'wait' | 'reasoning' | 'text' | 'tool-call';
 
 /**
@@ -145,6 +189,12 @@ export interface ReportModelCall {
   readonly request: string | null;
   /** The recorded request's messages, oldest first; `null` when the cassette has no request for it. */
   readonly messages: readonly ReportMessage[] | null;
+  /** The tools the recorded request offers, as its wire protocol reads them; `null` without a request. */
+  readonly tools: readonly ReportToolDefinition[] | null;
+  /** The recorded request's other fields (model, temperature, max tokens, tool choice, …) under its API's names, values as JSON text; `null` without a request. */
+  readonly parameters: readonly ReportParameter[] | null;
+  /** The recorded answer as its wire protocol reads it; `null` when the cassette has none (or a failure). */
+  readonly reply: ReportReply | null;
   readonly text: string;
   readonly reasoning: string;
   readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];

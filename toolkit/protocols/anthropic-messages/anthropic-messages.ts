@@ -5,6 +5,7 @@ import { errorResponse } from './error-response.js';
 import { eventKind, mayCallTools } from './event-kind.js';
 import { render } from './render.js';
 import { replyOf } from './reply.js';
+import { anthropicRequestSummary, anthropicStopReason } from './request-summary.js';
 
 /**
  * Anthropic Messages: `POST …/messages` (the SDK's `/v1/messages`, with `?beta=true` for beta
@@ -23,6 +24,8 @@ export const anthropicMessages: WireProtocol = {
   framing: { namedEvents: true, terminalEvents: ['message_stop'] },
   historyField: 'messages',
   conversation: conversationOf,
+  requestSummary: anthropicRequestSummary,
+  stopReason: anthropicStopReason,
   reply: replyOf,
   mayCallTools,
   eventKind,

@@ -4,6 +4,7 @@ import { chatErrorResponse } from './error-response.js';
 import { chatEventKind } from './event-kind.js';
 import { renderChat } from './render.js';
 import { chatMayCallTools, chatReply } from './reply-of-response.js';
+import { chatRequestSummary, chatStopReason } from './request-summary.js';
 
 /**
  * OpenAI chat completions (`POST …/chat/completions`), as OpenAI, DeepSeek and every
@@ -20,6 +21,8 @@ export const chatCompletions: WireProtocol = {
   framing: { namedEvents: false, sentinel: '[DONE]', terminalEvents: [] },
   historyField: 'messages',
   conversation: chatConversation,
+  requestSummary: chatRequestSummary,
+  stopReason: chatStopReason,
   reply: chatReply,
   mayCallTools: chatMayCallTools,
   eventKind: chatEventKind,

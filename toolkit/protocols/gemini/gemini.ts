@@ -5,6 +5,7 @@ import { errorResponse } from './error-response.js';
 import { eventKind, mayCallTools } from './event-kind.js';
 import { render } from './render.js';
 import { replyOf } from './reply.js';
+import { geminiRequestSummary, geminiStopReason } from './request-summary.js';
 
 /** The model an exported Gemini call is filed under when its cassette predates stored URL fields. */
 const EXPORTED_MODEL = 'gemini';
@@ -35,6 +36,8 @@ export const gemini: WireProtocol = {
     return model === undefined ? {} : { model: decodeURIComponent(model) };
   },
   conversation: conversationOf,
+  requestSummary: geminiRequestSummary,
+  stopReason: geminiStopReason,
   reply: replyOf,
   mayCallTools,
   eventKind,

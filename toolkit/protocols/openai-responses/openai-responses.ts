@@ -4,6 +4,7 @@ import { responsesErrorResponse } from './error-response.js';
 import { responsesEventKind } from './event-kind.js';
 import { renderResponses } from './render.js';
 import { responsesMayCallTools, responsesReply } from './reply.js';
+import { responsesRequestSummary, responsesStopReason } from './request-summary.js';
 
 /**
  * The OpenAI Responses API (`POST …/responses`), the default of the OpenAI Agents SDK and of the
@@ -25,6 +26,8 @@ export const openaiResponses: WireProtocol = {
   },
   historyField: 'input',
   conversation: responsesConversation,
+  requestSummary: responsesRequestSummary,
+  stopReason: responsesStopReason,
   reply: responsesReply,
   mayCallTools: responsesMayCallTools,
   eventKind: responsesEventKind,
