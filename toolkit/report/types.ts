@@ -7,7 +7,7 @@ import type { StepFinish, TurnEndReason, Usage } from '../../harness/session/typ
  * `reportDataSchema` before it is written; docs/report.md documents every field.
  */
 export const REPORT_FORMAT = 'nestcast-report';
-export const REPORT_VERSION = 2;
+export const REPORT_VERSION = 3;
 
 /** Where the time axis comes from: the run's own clock, or the recording's per-event delays. */
 export type ReportTiming = 'run' | 'recorded';
