@@ -40,6 +40,21 @@ function proxyVariables(url: string): Record<string, string> {
   return { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url };
 }
 
+/**
+ * claude-agent-acp 0.23.1 (ACP SDK 0.17.0) ends each prompt with a `usage_update` whose `used` is
+ * null; the ACP schema wants a number, so the provider reports it on the run's diagnostic (the
+ * update never carries output). Pinned: the day it is fixed this test says so.
+ */
+const KNOWN_INVALID_UPDATE = 'usage_update "used":null';
+
+/** The refused updates a run's diagnostic names, as `<tag> <what is wrong>` (the raw params hold a fresh session id each run). */
+function refusedUpdateKinds(diagnostic: string | undefined): string[] {
+  if (diagnostic === undefined) return [];
+  return [...diagnostic.matchAll(/(\w+) \(update: Invalid input\): (\{[^|]*)/g)].map(
+    ([, kind, params]) => `${kind} ${params?.includes('"used":null') === true ? '"used":null' : '(unrecognised)'}`,
+  );
+}
+
 let dir: string;
 let proxy: GuardProxy;
 const servers: ModelServer[] = [];
@@ -104,10 +119,10 @@ async function delegate(server: ModelServer) {
       signal: new AbortController().signal,
       spawnedBy: 'call_acp',
     });
-    const result = await run.result;
+    const { diagnostic, ...result } = await run.result;
     await run.dispose();
     const files = await readFiles(h.scratch);
-    return { result, files };
+    return { result, files, refusedUpdates: refusedUpdateKinds(diagnostic) };
   } finally {
     await h.close();
   }
@@ -133,6 +148,7 @@ test(
     expect(recorded).toEqual({
       result: { output: 'RELEASE.md written.', stopReason: 'completed' },
       files: { 'RELEASE.md': '1.0.0: first release\n' },
+      refusedUpdates: [KNOWN_INVALID_UPDATE],
     });
     expect(await recorder.close()).toMatchObject({
       ok: true,
