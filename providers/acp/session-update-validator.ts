@@ -7,7 +7,9 @@ type Parsed =
   | { readonly success: true; readonly data: SessionNotification }
   | {
       readonly success: false;
-      readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] };
+      readonly error: {
+        readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[];
+      };
     };
 
 /**
@@ -36,7 +38,9 @@ const SHOWN_PARAMS_CHARS = 600;
 /** The params checked against the ACP schema: the typed notification, or what is wrong with it. */
 export function validateSessionUpdate(
   params: unknown,
-): { readonly ok: true; readonly notification: SessionNotification } | { readonly ok: false; readonly invalid: InvalidSessionUpdate } {
+):
+  | { readonly ok: true; readonly notification: SessionNotification }
+  | { readonly ok: false; readonly invalid: InvalidSessionUpdate } {
   const parsed = zSessionNotification.safeParse(params);
   if (parsed.success) return { ok: true, notification: parsed.data };
   const json = JSON.stringify(params) ?? String(params);
@@ -44,7 +48,9 @@ export function validateSessionUpdate(
     ok: false,
     invalid: {
       kind: updateKind(params),
-      problems: parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(params)'}: ${issue.message}`),
+      problems: parsed.error.issues.map(
+        (issue) => `${issue.path.map(String).join('.') || '(params)'}: ${issue.message}`,
+      ),
       params: json.length > SHOWN_PARAMS_CHARS ? `${json.slice(0, SHOWN_PARAMS_CHARS)}… (${json.length} chars)` : json,
     },
   };

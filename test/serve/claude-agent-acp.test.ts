@@ -165,7 +165,8 @@ test(
       ok: true,
       sessions: [{ lineage: 'main/call_acp', consumed: 2, total: 2 }],
     });
-    if (CLAUDE_CODE_CAN_USE_A_PROXY) expect(proxy.attempts.filter((attempt) => attempt !== PLUGIN_LIST_FETCH)).toEqual([]);
+    if (CLAUDE_CODE_CAN_USE_A_PROXY)
+      expect(proxy.attempts.filter((attempt) => attempt !== PLUGIN_LIST_FETCH)).toEqual([]);
   },
   TIMEOUT,
 );
