@@ -1,12 +1,15 @@
 import {
   client,
   methods,
+  type AnyMessage,
+  type Stream,
   type ClientConnection,
   type PermissionOption,
   type RequestPermissionOutcome,
 } from '@agentclientprotocol/sdk';
 import type { AcpChannel } from './acp-channel.js';
 import type { PermissionPolicy } from './acp-provider-config.js';
+import { validateSessionUpdate, type InvalidSessionUpdate } from './session-update-validator.js';
 
 /** What the run learns from the child between its requests. */
 export interface ClientCallbacks {
@@ -18,6 +21,8 @@ export interface ClientCallbacks {
   heard(): void;
   /** The policy in force now: a cancelled run refuses every permission whatever the config says. */
   permissionPolicy(): PermissionPolicy;
+  /** A `session/update` the ACP schema refuses: the SDK would print a line to stderr and drop it. */
+  onInvalidUpdate(invalid: InvalidSessionUpdate): void;
 }
 
 /** The ACP client side, over the channel's frames. */
@@ -34,7 +39,29 @@ export function connectAcpClient(channel: AcpChannel, callbacks: ClientCallbacks
       callbacks.heard();
       return { outcome: permissionOutcome(callbacks.permissionPolicy(), params.options) };
     });
-  return app.connect(channel.stream);
+  return app.connect(withoutInvalidUpdates(channel.stream, callbacks));
+}
+
+/**
+ * The channel's frames with every `session/update` the ACP schema refuses taken out and handed to
+ * `onInvalidUpdate`. The SDK checks them too, but on a failure it only prints "Error handling
+ * notification" to stderr and drops the update, before any handler of ours could see it.
+ */
+function withoutInvalidUpdates(stream: Stream, callbacks: ClientCallbacks): Stream {
+  const checked = new TransformStream<AnyMessage, AnyMessage>({
+    transform(message, controller) {
+      if ('method' in message && message.method === methods.client.session.update && !('id' in message)) {
+        const verdict = validateSessionUpdate(message.params);
+        if (!verdict.ok) {
+          callbacks.heard();
+          callbacks.onInvalidUpdate(verdict.invalid);
+          return;
+        }
+      }
+      controller.enqueue(message);
+    },
+  });
+  return { readable: stream.readable.pipeThrough(checked), writable: stream.writable };
 }
 
 /** `allow` selects the first allow-shaped option; otherwise, or when none is offered, the request is cancelled. */

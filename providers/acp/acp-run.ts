@@ -9,6 +9,7 @@ import type { BoundedHead } from './bounded-output.js';
 import { describeExit, describeRpcError, stderrSuffix } from './describe-exit.js';
 import { junkSuffix } from './junk-suffix.js';
 import { reportTermination } from './report-termination.js';
+import type { InvalidSessionUpdate } from './session-update-validator.js';
 import { settledWithin } from './sleep.js';
 import { subagentStopReason } from './stop-reason.js';
 
@@ -19,6 +20,8 @@ export interface RunState {
   sessionId: string | undefined;
   /** When the child last sent a frame (the idle timer measures from it). */
   lastFrameAt: number;
+  /** `session/update`s the ACP schema refused: reported on the run's result, never only dropped. */
+  readonly invalidUpdates: InvalidSessionUpdate[];
 }
 
 export interface AcpRunParts {
@@ -154,10 +157,33 @@ export class AcpRun implements SubagentRun {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.idleTimer);
+    const { invalidUpdates } = this.parts.state;
+    if (invalidUpdates.length > 0) {
+      const refused = describeInvalidUpdates(invalidUpdates, this.parts.config.command);
+      this.parts.logger.warn(`${this.parts.label}: ${refused}`);
+      diagnostic = diagnostic === undefined ? refused : `${diagnostic}; ${refused}`;
+      // A dropped update that may have been the answer's text makes the output untrustworthy.
+      if (stopReason === 'completed' && invalidUpdates.some(mayCarryOutput)) stopReason = 'error';
+    }
     this.outcome.resolve({
       output: this.parts.state.output.text(),
       stopReason,
       ...(diagnostic !== undefined ? { diagnostic } : {}),
     });
   }
+}
+
+/** Only `agent_message_chunk` text becomes the run's output; an update with no readable tag might have been one. */
+function mayCarryOutput(invalid: InvalidSessionUpdate): boolean {
+  return invalid.kind === undefined || invalid.kind === 'agent_message_chunk';
+}
+
+function describeInvalidUpdates(invalidUpdates: readonly InvalidSessionUpdate[], command: string): string {
+  const each = invalidUpdates.map(
+    (invalid) => `${invalid.kind ?? 'untagged update'} (${invalid.problems.join('; ')}): ${invalid.params}`,
+  );
+  return (
+    `the ACP child ${command} sent ${invalidUpdates.length} session/update notification(s) the ACP schema refuses, ` +
+    `which the client could not use: ${each.join(' | ')}`
+  );
 }

@@ -92,6 +92,7 @@ export async function startAcpRun(
     cancelRequested: false,
     sessionId: undefined,
     lastFrameAt: Date.now(),
+    invalidUpdates: [],
   };
   const conn = connectAcpClient(channel, {
     onAgentText: (text) => state.output.append(text),
@@ -100,6 +101,7 @@ export async function startAcpRun(
       state.lastFrameAt = Date.now();
     },
     permissionPolicy: () => (state.cancelRequested ? 'reject' : config.permission),
+    onInvalidUpdate: (invalid) => state.invalidUpdates.push(invalid),
   });
   try {
     state.sessionId = await openRemoteSession(conn, channel, { cwd, timeoutMs: config.startupTimeoutMs, signal });
