@@ -140,12 +140,21 @@ async function runOne(
 }
 
 /**
+ * esbuild's service, started by this worker itself the first time tsx transforms a module it has
+ * not cached (a provider imported lazily mid-run): one per process, shared by whatever in the
+ * process uses esbuild, and gone with the worker. Not something the scenario left behind.
+ */
+function isOwnModuleLoader(entry: DescendantProcess): boolean {
+  return entry.ppid === process.pid && /(^|\/)esbuild(\.exe)? --service=\S+ --ping$/.test(entry.command);
+}
+
+/**
  * A process scenario code started and left running is killed now, and fails the scenario: it
  * would outlive the run (holding its output pipe open, writing into the next scenario's folders).
  */
 function withLeftRunning(report: ScenarioReport, before: readonly DescendantProcess[]): ScenarioReport {
   const known = new Set(before.map((entry) => entry.pid));
-  const left = below().filter((entry) => !known.has(entry.pid));
+  const left = below().filter((entry) => !known.has(entry.pid) && !isOwnModuleLoader(entry));
   if (left.length === 0) return report;
   killProcesses(left);
   const listed = left.map((entry) => `pid ${entry.pid} (${entry.command})`).join(', ');

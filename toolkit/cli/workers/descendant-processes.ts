@@ -35,7 +35,8 @@ export function processesBelow(root: number, tag: string | undefined): Descendan
     } catch {
       continue; // Gone since the listing, or not ours to read.
     }
-    if (`\0${environment}`.includes(entry)) found.push({ pid: candidate.pid, command: candidate.command() });
+    if (`\0${environment}`.includes(entry))
+      found.push({ pid: candidate.pid, ppid: candidate.ppid, command: candidate.command() });
   }
   return found;
 }
@@ -43,6 +44,8 @@ export function processesBelow(root: number, tag: string | undefined): Descendan
 /** A process below another, as `ps` would show it. */
 export interface DescendantProcess {
   readonly pid: number;
+  /** Its parent's pid (0 where unknown). */
+  readonly ppid: number;
   readonly command: string;
 }
 
@@ -64,7 +67,7 @@ function below(table: readonly TableEntry[], root: number): DescendantProcess[] 
     for (const entry of table) {
       if (under.has(entry.pid) || !under.has(entry.ppid)) continue;
       under.add(entry.pid);
-      found.push({ pid: entry.pid, command: entry.command() });
+      found.push({ pid: entry.pid, ppid: entry.ppid, command: entry.command() });
       grew = true;
     }
   }

@@ -83,6 +83,28 @@ describe('nothing scenario code starts outlives the run', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 120_000);
 
+  test('esbuild starting as tsx transforms a module first imported mid-run is the worker’s own loader: not PROCESS_LEFT_RUNNING', async () => {
+    // The tool imports a TypeScript module it has just written, new each run: tsx has no cached
+    // transform for it, so the worker (whose scenario file came from tsx's cache) starts esbuild then.
+    project = await makeScenarioProject({
+      'imports-late': toolScenario(
+        'imports-late',
+        `async () => {
+          const { writeFileSync } = await import('node:fs');
+          const url = new URL('./late-' + Date.now() + '-' + Math.random().toString(36).slice(2) + '.ts', import.meta.url);
+          writeFileSync(url, 'export const late: string = ' + JSON.stringify(Math.random().toString(36)) + ';\\n');
+          const module = await import(url.href);
+          return typeof module.late;
+        }`,
+      ),
+    });
+    expect((await runBuiltCli(['record', 'imports-late'], { cwd: project })).code).toBe(0);
+    const run = await runBuiltCli(['run', '--workers', '1'], { cwd: project });
+    expect(run.stdout).not.toMatch(/PROCESS_LEFT_RUNNING/);
+    expect(run.stdout).toMatch(/✓ imports-late/);
+    expect(run.code).toBe(0);
+  }, 120_000);
+
   test('a process started through a child that exits at once (a double fork: nobody’s child any more, in a session of its own) is found by the tag it inherited, killed when its scenario ends, and fails it with PROCESS_LEFT_RUNNING', async () => {
     project = await makeScenarioProject({
       'double-forks': toolScenario(
