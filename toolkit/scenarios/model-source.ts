@@ -194,6 +194,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
  */
 export async function recordSource(options: ModelSourceOptions): Promise<ModelSource> {
   const { scenario, env } = options;
+  refuseModelForProgram(scenario, options.model);
   let server: ModelServer | undefined;
   let baseUrl: string;
   let apiKey: string | undefined;
@@ -277,6 +278,20 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       await server?.close();
     },
   };
+}
+
+/**
+ * `--model` names the model a harness scenario's sessions send. A program's own code names its
+ * model in every request it builds: rewriting them would record requests the program never sends
+ * (replay would then refuse its real ones), and ignoring the flag would be a flag that does nothing.
+ */
+function refuseModelForProgram(scenario: ScenarioDefinition, model: string | undefined): void {
+  if (model === undefined || !isProgramScenario(scenario)) return;
+  throw new ScenarioError(
+    'MODEL_NOT_APPLICABLE',
+    `record --model ${model} does not apply to "${scenario.name}": a program scenario sends the model its own code names. ` +
+      `Change the model in its program, and record it without --model (name the harness scenarios that need --model: nestcast record <scenario...> --model ${model}).`,
+  );
 }
 
 /**

@@ -38,6 +38,7 @@ export interface RunScenarioOptions {
    * Record: the model name every session sends unless the scenario's `agent.model` names one
    * (replay then sends what the recording was made with). Required for a harness scenario
    * recorded against an API other than DeepSeek's, unless `agent.model` is set (MODEL_REQUIRED).
+   * A program scenario sends what its code names, and refuses one (MODEL_NOT_APPLICABLE).
    */
   readonly model?: string;
   /** Record against `baseUrl` with the key in this variable (default: the host's usual one, else DEEPSEEK_API_KEY). */
