@@ -116,7 +116,7 @@ export async function runScenario(
       lock = lockRecording(folders.recordingDir);
       if (lock.tookOver !== undefined) notes.push(tookOverSentence(folders.recordingDir, lock.tookOver));
     }
-    if (isProgramScenario(scenario)) program = await openProgramRun(mode);
+    if (isProgramScenario(scenario)) program = await openProgramRun(mode, folders.cwd);
     source = await openModelSource(scenario, folders, { ...options, mode }, program?.sourceOptions);
     const driving = { folders, source, deadline, interrupt: options.interrupt };
     const interrupted =

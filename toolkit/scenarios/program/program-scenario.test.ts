@@ -263,6 +263,34 @@ describe('a program scenario', () => {
   });
 });
 
+describe('a program scenario that names the folder it runs in', () => {
+  test('records `<cwd>` in its place, as it is and as one file name, and replays from another folder', async () => {
+    const recordingsDir = join(dir.path, 'cwd');
+    const folders: string[] = [];
+    const scenario = loopScenario('cwd', {
+      program: (context) => {
+        folders.push(context.cwd);
+        const asFileName = context.cwd.replace(/[^A-Za-z0-9]/g, '-');
+        return delegatingLoop(
+          context,
+          `Ask how far the Moon is, from ${context.cwd}/work (notes in ${asFileName}-work).`,
+        );
+      },
+    });
+
+    const recorded = await runScenario(scenario, { mode: 'record', recordingsDir });
+    expect(recorded.failures).toEqual([]);
+    const stored = await readFile(join(recordingsDir, 'cwd', 'calls', 'main.jsonl'), 'utf8');
+    expect(stored).toContain('Ask how far the Moon is, from <cwd>/work (notes in <cwd>-work).');
+    expect(stored).not.toContain(folders[0]);
+
+    const replayed = await runScenario(scenario, { recordingsDir });
+    expect(replayed.failures).toEqual([]);
+    expect(folders).toHaveLength(2);
+    expect(folders[1]).not.toBe(folders[0]);
+  });
+});
+
 describe('a program scenario recorded against an API (record --base-url)', () => {
   test('sends each call to that API with the path the client asked for and the real key in place of the dummy one, never stored; replay is keyless', async () => {
     const recordingsDir = join(dir.path, 'api');
