@@ -188,7 +188,7 @@ describe.each(['esm', 'cjs'] as const)('a fresh %s project with its own Agents S
       join(dir, PROGRAM_FILE),
       programScenario.replace(original, "instructions: 'You know facts about the ocean.'"),
     );
-    const broken = await failedRun(dir, ['nestcast', 'run', 'agents-sdk-parallel']);
+    const broken = await failedRun(dir, 'npx', ['nestcast', 'run', 'agents-sdk-parallel']);
     expect(broken.exitCode, broken.output).toBe(1);
     // One headline, indented under the scenario's line; what follows from it is listed under it.
     const headlines = broken.output.split('\n').filter((line) => /^ {4}[A-Z_]+ agents-sdk-parallel: /.test(line));

@@ -39,8 +39,8 @@ export async function sh(
 /** Runs `command` in `cwd` as a newcomer would, expecting it to fail: its exit code and all it printed. */
 export async function failedRun(
   cwd: string,
+  command: string,
   args: string[],
-  command = 'npx',
 ): Promise<{ exitCode: number; output: string }> {
   try {
     const { stdout, stderr } = await run(command, args, { cwd, env: newcomerEnv(), maxBuffer: 16 * 1024 * 1024 });
