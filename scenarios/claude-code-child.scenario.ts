@@ -55,11 +55,8 @@ export default defineScenario({
     const { result } = JSON.parse(stdout) as { result: string };
     return { result, notes: await readFile(join(work, 'notes.txt'), 'utf8') };
   },
-  normalise: [
-    ...(NORMALISE_PRESETS['claude-code'] ?? []),
-    // Claude Code puts its working folder (the run's own temporary one) in its prompts, also with `/` as `-`.
-    { replace: '[^\\s"\'`]*nestcast-claude-code-child-[A-Za-z0-9]{6}[/-]workspace', with: '<workspace>' },
-  ],
+  // Claude Code's working folder and HOME are under the run's folder, which every request names `<cwd>`.
+  normalise: NORMALISE_PRESETS['claude-code'] ?? [],
   timeout: 180,
   script: {
     model: 'claude-sonnet-4-5',

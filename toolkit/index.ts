@@ -123,6 +123,7 @@ export type { ModelServerOptions } from './serve/start-model-server.js';
 export type { ScriptServing } from './serve/start-model-server.js';
 export type { RecordingServing } from './serve/start-model-server.js';
 export type { RecordServing } from './serve/start-model-server.js';
+export type { ThroughServing } from './serve/start-model-server.js';
 export type { ServeMode } from './serve/start-model-server.js';
 export type { ServeSummary } from './serve/start-model-server.js';
 export type { RoundReport } from './serve/call-source.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../../toolkit/model-server/model-server.js';
 import { ensureBuiltCli } from '../support/built-cli.js';
 import { docSnippet } from '../support/doc-snippet.js';
-import { sh } from '../support/newcomer-shell.js';
+import { failedRun, sh } from '../support/newcomer-shell.js';
 import { documentedNames, valueNames } from '../support/public-api.js';
 import { listFiles, makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -19,6 +19,9 @@ const repoVersions = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8
 
 let root: string;
 let tarball: string;
+/** docs/scenarios.md's program scenario around the reader's own Agents SDK code, as the doc shows it. */
+const PROGRAM_FILE = 'scenarios/agents-sdk-parallel.scenario.ts';
+let programScenario: string;
 const projects: Record<'esm' | 'cjs', string> = { esm: '', cjs: '' };
 
 beforeAll(async () => {
@@ -34,6 +37,7 @@ beforeAll(async () => {
   tarball = join(root, packed[0]?.filename ?? '');
   const scenario = await docSnippet(join(REPO, 'docs', 'scenarios.md'), 'scenarios/hello-child.scenario.ts');
   const vitestFile = await docSnippet(join(REPO, 'docs', 'vitest.md'), 'test/scenarios.test.ts');
+  programScenario = await docSnippet(join(REPO, 'docs', 'scenarios.md'), PROGRAM_FILE);
   await Promise.all(
     (['esm', 'cjs'] as const).map(async (kind) => {
       const dir = join(root, kind);
@@ -49,8 +53,10 @@ beforeAll(async () => {
       await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
       await writeFile(join(dir, 'scenarios', 'hello-child.scenario.ts'), scenario);
       await writeFile(join(dir, 'test', 'scenarios.test.ts'), vitestFile);
-      // From the npm cache that `npm ci` warmed, at this repository's own vitest version.
-      const pinned = ['vitest', 'openai'].map((name) => `${name}@${repoVersions.devDependencies[name]}`);
+      // From the npm cache that `npm ci` warmed, at this repository's own versions.
+      const pinned = ['vitest', 'openai', '@openai/agents'].map(
+        (name) => `${name}@${repoVersions.devDependencies[name]}`,
+      );
       await sh(dir, 'npm', [
         'install',
         '--prefer-offline',
@@ -160,6 +166,40 @@ describe.each(['esm', 'cjs'] as const)('the packed tarball in a fresh %s project
       if (kind === 'esm' || hooksInThread) expect(loaded).toContain(own);
       expect(loaded.filter((url) => url.includes('?') || url.includes('%3F'))).toEqual([]);
     }
+  }, 180_000);
+});
+
+describe.each(['esm', 'cjs'] as const)('a fresh %s project with its own Agents SDK code', (kind) => {
+  it("copies docs/scenarios.md's program scenario word for word, records it keyless, replays it, and a prompt edited on purpose fails once, naming the session, the call and the difference", async () => {
+    const dir = projects[kind];
+    await writeFile(join(dir, PROGRAM_FILE), programScenario);
+    // The doc's two commands, as it gives them.
+    const recorded = await sh(dir, 'npx', ['nestcast', 'record', 'agents-sdk-parallel']);
+    expect(recorded).toContain('1 scenario passed');
+    expect(await listFiles(join(dir, 'recordings', 'agents-sdk-parallel'))).toContain('meta.json');
+    expect(await sh(dir, 'npx', ['nestcast', 'run', 'agents-sdk-parallel'])).toMatch(
+      /✓ agents-sdk-parallel {2}4 sessions {2}6 model calls[\s\S]*1 scenario passed/,
+    );
+
+    // The newcomer edits the fact agent's prompt and forgets to record again.
+    const original = "instructions: 'You know facts about the sea.'";
+    expect(programScenario).toContain(original);
+    await writeFile(
+      join(dir, PROGRAM_FILE),
+      programScenario.replace(original, "instructions: 'You know facts about the ocean.'"),
+    );
+    const broken = await failedRun(dir, 'npx', ['nestcast', 'run', 'agents-sdk-parallel']);
+    expect(broken.exitCode, broken.output).toBe(1);
+    // One headline, indented under the scenario's line; what follows from it is listed under it.
+    const headlines = broken.output.split('\n').filter((line) => /^ {4}[A-Z_]+ agents-sdk-parallel: /.test(line));
+    expect(headlines, broken.output).toEqual([
+      expect.stringMatching(
+        /^ {4}REQUEST_MISMATCH agents-sdk-parallel: Model call 1 of session "main\/call_tides\/call_period" does not match .* at instructions:$/,
+      ),
+    ]);
+    expect(broken.output).toContain('recorded: "You know facts about the sea."');
+    expect(broken.output).toContain('live:     "You know facts about the ocean."');
+    expect(broken.output).toContain('1 of 1 scenario failed');
   }, 180_000);
 });
 

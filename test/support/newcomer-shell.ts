@@ -35,3 +35,21 @@ export async function sh(
     );
   }
 }
+
+/** Runs `command` in `cwd` as a newcomer would, expecting it to fail: its exit code and all it printed. */
+export async function failedRun(
+  cwd: string,
+  command: string,
+  args: string[],
+): Promise<{ exitCode: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, env: newcomerEnv(), maxBuffer: 16 * 1024 * 1024 });
+    throw new Error(
+      `\`${command} ${args.join(' ')}\` succeeded in ${cwd}, where it should have failed:\n${stdout}${stderr}`,
+    );
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { exitCode: failed.code, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}

@@ -5,6 +5,7 @@ import { loadCassette } from '../cassette/load-cassette.js';
 import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette } from '../cassette/types.js';
+import type { Normalisation, NormalisationHook } from '../normalisation/types.js';
 import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
@@ -92,6 +93,20 @@ export interface ModelSourceOptions {
   readonly onServed?: (served: ServedCall) => void;
   /** Replay: requests the network guard lets through (a program scenario's own loopback endpoint). */
   readonly allow?: (url: URL) => boolean;
+  /** Applied to every request after the scenario's rules, in record and replay alike (a program scenario's `<cwd>`). */
+  readonly hook?: NormalisationHook;
+}
+
+/** The scenario's rules and the run's hook, as the recording or replaying fetch takes them (none: no key). */
+function normalisationOf(options: ModelSourceOptions): { normalise?: Normalisation } {
+  const rules = options.scenario.normalise;
+  if (rules === undefined && options.hook === undefined) return {};
+  return {
+    normalise: {
+      ...(rules === undefined ? {} : { rules }),
+      ...(options.hook === undefined ? {} : { hook: options.hook }),
+    },
+  };
 }
 
 /** Replays the recording, or the authored script when the scenario has no recording yet. */
@@ -105,7 +120,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
     mode: hasAuthoredCalls(cassette) ? 'sequence' : 'strict',
     timing: options.timing ?? 'instant',
     recordHint,
-    ...(options.scenario.normalise === undefined ? {} : { normalise: { rules: options.scenario.normalise } }),
+    ...normalisationOf(options),
     ...(options.onServed === undefined ? {} : { onServed: options.onServed }),
   });
   const outbox = runOutbox(options.workDir);
@@ -194,6 +209,7 @@ export async function replaySource(options: ModelSourceOptions): Promise<ModelSo
  */
 export async function recordSource(options: ModelSourceOptions): Promise<ModelSource> {
   const { scenario, env } = options;
+  refuseModelForProgram(scenario, options.model);
   let server: ModelServer | undefined;
   let baseUrl: string;
   let apiKey: string | undefined;
@@ -222,7 +238,7 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
     secrets: apiKey ? [apiKey] : [],
     // Our own model server serves sessions by the header; a real endpoint never gets it.
     forwardLineage: server !== undefined,
-    ...(scenario.normalise === undefined ? {} : { normalise: { rules: scenario.normalise } }),
+    ...normalisationOf(options),
   });
   const outbox = runOutbox(options.workDir);
   const protocol = new ProtocolRecorder();
@@ -277,6 +293,20 @@ export async function recordSource(options: ModelSourceOptions): Promise<ModelSo
       await server?.close();
     },
   };
+}
+
+/**
+ * `--model` names the model a harness scenario's sessions send. A program's own code names its
+ * model in every request it builds: rewriting them would record requests the program never sends
+ * (replay would then refuse its real ones), and ignoring the flag would be a flag that does nothing.
+ */
+function refuseModelForProgram(scenario: ScenarioDefinition, model: string | undefined): void {
+  if (model === undefined || !isProgramScenario(scenario)) return;
+  throw new ScenarioError(
+    'MODEL_NOT_APPLICABLE',
+    `record --model ${model} does not apply to "${scenario.name}": a program scenario sends the model its own code names. ` +
+      `Change the model in its program, and record it without --model (name the harness scenarios that need --model: nestcast record <scenario...> --model ${model}).`,
+  );
 }
 
 /**

@@ -38,6 +38,7 @@ export interface RunScenarioOptions {
    * Record: the model name every session sends unless the scenario's `agent.model` names one
    * (replay then sends what the recording was made with). Required for a harness scenario
    * recorded against an API other than DeepSeek's, unless `agent.model` is set (MODEL_REQUIRED).
+   * A program scenario sends what its code names, and refuses one (MODEL_NOT_APPLICABLE).
    */
   readonly model?: string;
   /** Record against `baseUrl` with the key in this variable (default: the host's usual one, else DEEPSEEK_API_KEY). */
@@ -115,7 +116,7 @@ export async function runScenario(
       lock = lockRecording(folders.recordingDir);
       if (lock.tookOver !== undefined) notes.push(tookOverSentence(folders.recordingDir, lock.tookOver));
     }
-    if (isProgramScenario(scenario)) program = await openProgramRun(mode);
+    if (isProgramScenario(scenario)) program = await openProgramRun(mode, folders.cwd);
     source = await openModelSource(scenario, folders, { ...options, mode }, program?.sourceOptions);
     const driving = { folders, source, deadline, interrupt: options.interrupt };
     const interrupted =

@@ -13,6 +13,8 @@ export type ScenarioErrorCode =
   | 'MISSING_KEY'
   /** (record) A harness scenario recorded against an API other than DeepSeek's names no model. */
   | 'MODEL_REQUIRED'
+  /** (record) `--model` given for a program scenario, whose own code names the model it sends. */
+  | 'MODEL_NOT_APPLICABLE'
   | 'WAIT_TIMEOUT'
   | 'SCENARIO_TIMEOUT'
   | 'SCENARIO_STALLED'

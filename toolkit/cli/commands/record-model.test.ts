@@ -67,3 +67,26 @@ describe('nestcast record against an API other than the default', () => {
     expect(await main(['run', 'hello-child', '--recordings', recordings], replay), replay.out()).toBe(0);
   });
 });
+
+describe('nestcast record --model on a program scenario', () => {
+  it('refuses it with MODEL_NOT_APPLICABLE and exit 2, before any call, writing nothing: its own code names the model it sends', async () => {
+    const record = io({ DEEPSEEK_API_KEY: KEY });
+
+    const code = await main(
+      ['record', 'agents-sdk-parallel', '--recordings', recordings, '--base-url', api.url, '--model', 'vendor-model-1'],
+      record,
+    );
+
+    expect(code, record.out()).toBe(2);
+    expect(record.out()).toContain(
+      'MODEL_NOT_APPLICABLE agents-sdk-parallel: record --model vendor-model-1 does not apply to "agents-sdk-parallel": a program scenario sends the model its own code names.',
+    );
+    expect(api.requests('main')).toEqual([]);
+    await expect(readdir(join(recordings, 'agents-sdk-parallel'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('records it without --model, from its authored script, and exits 0', async () => {
+    const record = io();
+    expect(await main(['record', 'agents-sdk-parallel', '--recordings', recordings], record), record.out()).toBe(0);
+  });
+});

@@ -31,7 +31,8 @@ Where the calls go:
     them (MODEL_REQUIRED), never DeepSeek's default model name.
 
 A program scenario (\`program\` instead of \`steps\`) sends what its own code sends, through the fetch
-and endpoint nestcast hands it (see docs/scenarios.md, "Scenarios for your own agents").
+and endpoint nestcast hands it (see docs/scenarios.md, "Scenarios for your own agents"); --model
+does not apply to it: it fails MODEL_NOT_APPLICABLE before any call, and record exits 2.
 
 Each recording saved is named with what it holds: \`wrote recordings/<name> (N sessions, M model
 calls, model <model> at <host>)\`.
@@ -40,7 +41,7 @@ Options:
   --missing            record only scenarios that have no recording yet
   --base-url <url>     record against this OpenAI-compatible API instead of the authored script
   --api-key-env <NAME> the environment variable holding that API's key
-  --model <name>       the model name every session sends (a scenario's agent.model wins)
+  --model <name>       the model name every session of a harness scenario sends (its agent.model wins)
   --scenarios <dir>    folder of <name>.scenario.{ts,mts,js,mjs} files (default: scenarios)
   --recordings <dir>   folder of recordings (default: recordings)
   --report <dir>       also write an HTML timeline of each scenario and an index page to <dir>
@@ -70,7 +71,10 @@ export const recordCommand: Command = {
         return 0;
       }
       const reports = await recordEach(names, request, io);
-      return reports.every((report) => report.passed) ? 0 : 1;
+      if (reports.every((report) => report.passed)) return 0;
+      // The command line asked for what cannot apply (the worker that loaded the scenario said so): a usage error.
+      const misused = reports.some((report) => report.failures.some(({ code }) => code === 'MODEL_NOT_APPLICABLE'));
+      return misused ? 2 : 1;
     } finally {
       uninstallSignals();
     }

@@ -5,6 +5,7 @@ import type { ModelSource, ModelSourceOptions, ModelSourceResult } from '../mode
 import { ScenarioError } from '../scenario-error.js';
 import type { ProgramScenario } from '../types.js';
 import type { Interruption } from '../verdict/interruption.js';
+import { cwdNormalisation } from './cwd-normalisation.js';
 import { derivedSessions, type CallsByLineage } from './derived-sessions.js';
 import { openProgramEndpoint } from './program-endpoint.js';
 import { programFetch } from './program-fetch.js';
@@ -14,8 +15,11 @@ export type ProgramOutcome = { readonly returned: unknown } | { readonly threw: 
 
 /** One run of a program scenario: its endpoint, its fetch, and the calls its sessions are built from. */
 export interface ProgramRun {
-  /** What the run's model source needs for a program: calls told as served, the endpoint let through the guard. */
-  readonly sourceOptions: Pick<ModelSourceOptions, 'onServed' | 'allow'>;
+  /**
+   * What the run's model source needs for a program: calls told as served, the endpoint let
+   * through the guard, the run's folder as `<cwd>` in every request.
+   */
+  readonly sourceOptions: Pick<ModelSourceOptions, 'onServed' | 'allow' | 'hook'>;
   /**
    * Runs the program with the run's fetch, endpoint, signal and folder. Settles with the
    * interruption that stopped it first (the program's signal is then aborted), or undefined when
@@ -37,12 +41,17 @@ export interface ProgramRun {
   close(): Promise<void>;
 }
 
-export async function openProgramRun(mode: 'replay' | 'record'): Promise<ProgramRun> {
+/** `cwd`: the folder the program is given, which its requests name `<cwd>`. */
+export async function openProgramRun(mode: 'replay' | 'record', cwd: string): Promise<ProgramRun> {
   const endpoint = await openProgramEndpoint();
   const served: ServedCall[] = [];
   let outcome: ProgramOutcome | undefined;
   return {
-    sourceOptions: { onServed: (call) => served.push(call), allow: (url) => endpoint.allows(url) },
+    sourceOptions: {
+      onServed: (call) => served.push(call),
+      allow: (url) => endpoint.allows(url),
+      hook: cwdNormalisation(cwd),
+    },
     get outcome() {
       return outcome;
     },

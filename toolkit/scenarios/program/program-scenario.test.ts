@@ -92,7 +92,7 @@ describe('a program scenario', () => {
     expect(returned).toBe('The Moon is about 384,400 km away.');
   });
 
-  test('that sends something else on replay fails with REQUEST_MISMATCH naming the session and the call, and with what the program threw', async () => {
+  test('that sends something else on replay fails with REQUEST_MISMATCH naming the session and the call, what the program threw of it listed under it', async () => {
     const recordingsDir = join(dir.path, 'changed');
     expect((await runScenario(loopScenario('changed'), { mode: 'record', recordingsDir })).passed).toBe(true);
 
@@ -101,7 +101,30 @@ describe('a program scenario', () => {
     expect(report.passed).toBe(false);
     expect(report.failures[0]).toMatchObject({ code: 'REQUEST_MISMATCH', failedCall: { lineage: 'main', call: 1 } });
     expect(report.failures[0]?.message).toContain('Ask how far the Sun is.');
-    expect(report.failures.map((failure) => failure.code)).toContain('PROGRAM_FAILED');
+    // The SDK's error quotes the refusal: one headline, everything else its consequence.
+    expect(report.failures.slice(1)).toContainEqual(
+      expect.objectContaining({ code: 'PROGRAM_FAILED', sessions: ['main'], consequence: true }),
+    );
+    expect(report.failures.slice(1).filter((failure) => failure.consequence !== true)).toEqual([]);
+  });
+
+  test('that throws an error of its own after a refused call fails with both as causes', async () => {
+    const recordingsDir = join(dir.path, 'own-error');
+    expect((await runScenario(loopScenario('own-error'), { mode: 'record', recordingsDir })).passed).toBe(true);
+    const ownError = loopScenario('own-error', {
+      program: async (context) => {
+        await delegatingLoop(context, 'Ask how far the Sun is.').catch(() => undefined);
+        throw new Error('the agent gave up');
+      },
+    });
+
+    const report = await runScenario(ownError, { recordingsDir });
+
+    expect(report.failures[0]).toMatchObject({ code: 'REQUEST_MISMATCH' });
+    const thrown = report.failures.find((failure) => failure.code === 'PROGRAM_FAILED');
+    expect(thrown).toMatchObject({ message: 'own-error: the program threw Error: the agent gave up' });
+    expect(thrown).not.toHaveProperty('consequence');
+    expect(thrown).not.toHaveProperty('sessions');
   });
 
   test('whose expect.result returns false or throws fails EXPECTATION_FAILED showing the value', async () => {
@@ -237,6 +260,34 @@ describe('a program scenario', () => {
     const replayed = await runScenario(scenario, { recordingsDir });
     expect(replayed.failures).toEqual([]);
     expect(replayed).toMatchObject({ passed: true, sessions: 2, modelCalls: 3 });
+  });
+});
+
+describe('a program scenario that names the folder it runs in', () => {
+  test('records `<cwd>` in its place, as it is and as one file name, and replays from another folder', async () => {
+    const recordingsDir = join(dir.path, 'cwd');
+    const folders: string[] = [];
+    const scenario = loopScenario('cwd', {
+      program: (context) => {
+        folders.push(context.cwd);
+        const asFileName = context.cwd.replace(/[^A-Za-z0-9]/g, '-');
+        return delegatingLoop(
+          context,
+          `Ask how far the Moon is, from ${context.cwd}/work (notes in ${asFileName}-work).`,
+        );
+      },
+    });
+
+    const recorded = await runScenario(scenario, { mode: 'record', recordingsDir });
+    expect(recorded.failures).toEqual([]);
+    const stored = await readFile(join(recordingsDir, 'cwd', 'calls', 'main.jsonl'), 'utf8');
+    expect(stored).toContain('Ask how far the Moon is, from <cwd>/work (notes in <cwd>-work).');
+    expect(stored).not.toContain(folders[0]);
+
+    const replayed = await runScenario(scenario, { recordingsDir });
+    expect(replayed.failures).toEqual([]);
+    expect(folders).toHaveLength(2);
+    expect(folders[1]).not.toBe(folders[0]);
   });
 });
 

@@ -8,7 +8,7 @@ export function openModelSource(
   scenario: ScenarioDefinition,
   folders: RunFolders,
   options: RunScenarioOptions,
-  program?: Pick<ModelSourceOptions, 'onServed' | 'allow'>,
+  program?: Pick<ModelSourceOptions, 'onServed' | 'allow' | 'hook'>,
 ): Promise<ModelSource> {
   const sourceOptions = {
     scenario,
