@@ -61,9 +61,14 @@ describe('grouping failures by cause', () => {
     ]);
   });
 
-  it('a program that failed after one of its calls was refused follows the refusal; one that failed on its own heads', () => {
-    expect(shape([mismatch('main/call_draft'), mismatch('main', 2), failure('PROGRAM_FAILED')])).toEqual([
+  it('a program that threw a refusal of its session follows the refusal; a throw of its own heads', () => {
+    // check-program names the session of the refused call the program's error quotes.
+    expect(shape([mismatch('main/call_draft'), mismatch('main', 2), failure('PROGRAM_FAILED', ['main'])])).toEqual([
       'REQUEST_MISMATCH: REQUEST_MISMATCH, PROGRAM_FAILED',
+    ]);
+    expect(shape([mismatch('main/call_draft'), failure('PROGRAM_FAILED')])).toEqual([
+      'REQUEST_MISMATCH',
+      'PROGRAM_FAILED',
     ]);
     expect(shape([failure('PROGRAM_FAILED'), failure('EXPECTATION_FAILED')])).toEqual([
       'PROGRAM_FAILED: EXPECTATION_FAILED',

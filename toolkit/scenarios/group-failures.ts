@@ -18,8 +18,7 @@ const FOLLOW_ON: ReadonlySet<ScenarioFailureCode> = new Set(['TRANSCRIPT_MISMATC
  * when no call was refused), so the first is the headline. Marked as its consequences and moved
  * under it: the follow-on failures, and the later failures of its session, its ancestors and its
  * descendants (a child's answer feeds its parent, a parent's prompt its child), unconsumed calls
- * included; and a program scenario's PROGRAM_FAILED when the headline is a refused call. The rest
- * keep their order, each a headline of its own. When the first failure is
+ * included. The rest keep their order, each a headline of its own. When the first failure is
  * itself a follow-on (an expectation, with every call matching), only NOT_SAVED follows it: the
  * others are causes in their own right.
  */
@@ -32,9 +31,6 @@ export function groupByCause(failures: readonly ScenarioFailure[]): ScenarioFail
     if (failure === headline) return false;
     if (!causing) return failure.code === 'NOT_SAVED';
     if (FOLLOW_ON.has(failure.code)) return true;
-    // A program whose model call was refused gets the refusal thrown back by its client (or a later
-    // call refused after the framework fed the error to its model): it failed because of the headline.
-    if (failure.code === 'PROGRAM_FAILED') return headline.failedCall !== undefined;
     const those = sessionsOf(failure);
     return those.length > 0 && those.every((session) => from.some((cause) => related(cause, session)));
   };
