@@ -88,7 +88,7 @@ describe('one edited prompt gives one headline failure', () => {
     const shown = page.replace(/<script[\s\S]*?<\/script>/g, '');
     expect(shown).toMatch(/<h2 id="failures-heading">1 failure \(and \d+ caused by it\)<\/h2>/);
     expect(occurrences(shown, '<strong>REQUEST_MISMATCH</strong>')).toBe(1);
-    expect(occurrences(shown, 'Porto')).toBe(2); // the divergence's live value, and the failure's text
+    expect(occurrences(shown, 'Porto')).toBe(1); // the divergence's live value, in the inline diff only
     expect(shown).not.toMatch(/model name|base URL/);
     expect(shown).toContain('the replay refused model call 1: see the failure above');
     // The sessions the recording expected and the run never reached are drawn, empty and marked.
