@@ -15,14 +15,47 @@ function runOrder(cassette: Cassette): (FlatCall & { lineage: string })[] {
   }));
 }
 
+/**
+ * Lineages a caller named (a path prefix or header on the endpoint) whose parent session holds no
+ * recorded call: content cannot know the name, only that the calls form one session of their own.
+ */
+function namedWithoutParent(cassette: Cassette): string[] {
+  return Object.keys(cassette.calls).filter((lineage) => {
+    const slash = lineage.lastIndexOf('/');
+    return slash !== -1 && !(lineage.slice(0, slash) in cassette.calls);
+  });
+}
+
+/** Both lists put the same calls together: a one-to-one renaming of sessions. */
+function sameSessions(a: readonly string[], b: readonly string[]): boolean {
+  const forward = new Map<string, string>();
+  const backward = new Map<string, string>();
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i] as string;
+      if ((forward.get(x) ?? y) !== y || (backward.get(y) ?? x) !== x) return false;
+      forward.set(x, y);
+      backward.set(y, x);
+      return true;
+    })
+  );
+}
+
 describe('our own scenarios without the lineage header, in the model API each spoke', async () => {
   for (const name of await listScenarios('scenarios')) {
-    test(`${name}: every recorded call threads to the lineage the harness gave it`, async () => {
+    test(`${name}: every recorded call threads to the lineage the harness gave it (a named session without recorded parent calls: to one session of its own)`, async () => {
       const cassette = await loadCassette(`recordings/${name}`);
       const calls = runOrder(cassette);
       expect(calls).toHaveLength(Object.values(cassette.calls).reduce((sum, list) => sum + list.length, 0));
       const threaded = threadCalls(calls);
-      expect(threaded.lineages).toEqual(calls.map((call) => call.lineage));
+      const recorded = calls.map((call) => call.lineage);
+      if (namedWithoutParent(cassette).length === 0) expect(threaded.lineages).toEqual(recorded);
+      else
+        expect(
+          sameSessions(threaded.lineages, recorded),
+          `${threaded.lineages.join(', ')} against ${recorded.join(', ')}`,
+        ).toBe(true);
       expect(threaded.ambiguities).toEqual([]);
     });
   }
