@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { namedWithoutParent } from '../../test/support/named-sessions.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import type { CassetteCall, RecordedResponse } from '../cassette/types.js';
@@ -52,7 +53,16 @@ describe('our own recordings through nock and back', async () => {
           )
           .filter(([, calls]) => calls.length > 0),
       );
-      expect(imported.calls).toEqual(kept);
+      if (namedWithoutParent(original).length === 0) expect(imported.calls).toEqual(kept);
+      // A session named without recorded parent calls is imported under a name content gives it: the same sessions, renamed.
+      else expect(sessionsOf(imported.calls)).toEqual(sessionsOf(kept));
     });
   }
 });
+
+/** Each session's calls, whatever it is named, in a stable order. */
+function sessionsOf(calls: Readonly<Record<string, readonly unknown[]>>): string[] {
+  return Object.values(calls)
+    .map((list) => JSON.stringify(list))
+    .sort();
+}

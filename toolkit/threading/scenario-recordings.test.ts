@@ -4,6 +4,7 @@ import type { Cassette } from '../cassette/types.js';
 import { listScenarios } from '../scenarios/load-scenarios.js';
 import { callOrder } from '../interop/call-order.js';
 import { threadCalls, type FlatCall } from './thread-calls.js';
+import { namedWithoutParent } from '../../test/support/named-sessions.js';
 
 /** The calls of a recording in an order the run could have made them (the order an export writes). */
 function runOrder(cassette: Cassette): (FlatCall & { lineage: string })[] {
@@ -13,17 +14,6 @@ function runOrder(cassette: Cassette): (FlatCall & { lineage: string })[] {
     response: value.response,
     ...(value.protocol === undefined ? {} : { protocol: value.protocol }),
   }));
-}
-
-/**
- * Lineages a caller named (a path prefix or header on the endpoint) whose parent session holds no
- * recorded call: content cannot know the name, only that the calls form one session of their own.
- */
-function namedWithoutParent(cassette: Cassette): string[] {
-  return Object.keys(cassette.calls).filter((lineage) => {
-    const slash = lineage.lastIndexOf('/');
-    return slash !== -1 && !(lineage.slice(0, slash) in cassette.calls);
-  });
 }
 
 /** Both lists put the same calls together: a one-to-one renaming of sessions. */
