@@ -67,7 +67,8 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
     if (this.#signal.aborted) return this.#abort(controller);
     const index = this.#next++;
     // A client that transferred an earlier chunk's buffer away emptied every frame sharing it.
-    if (index < this.#count && transferred(this.#encoded[index] as Uint8Array)) this.#encoded = wireFrames(this.#plan.events);
+    if (index < this.#count && transferred(this.#encoded[index] as Uint8Array))
+      this.#encoded = wireFrames(this.#plan.events);
     const frame = index < this.#count ? this.#encoded[index] : undefined;
     if (frame) {
       if (this.#timing !== 'instant') {

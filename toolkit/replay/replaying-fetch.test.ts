@@ -88,7 +88,8 @@ describe('serving a recording', () => {
     const firstText = new TextDecoder().decode(first);
     structuredClone(first.buffer, { transfer: [first.buffer] });
     let rest = '';
-    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += new TextDecoder().decode(read.value);
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      rest += new TextDecoder().decode(read.value);
     expect(firstText + rest).toBe(whole);
   });
 
