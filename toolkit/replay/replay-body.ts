@@ -1,7 +1,7 @@
 import type { SseEvent } from '../cassette/types.js';
 import type { UnderlyingSource } from 'node:stream/web';
 import { pause, scaledDelay, untilAborted, type ReplayTiming } from './replay-timing.js';
-import { wireFrames } from './wire-frames.js';
+import { transferred, wireFrames } from './wire-frames.js';
 
 /** How a replayed body ends after its events: cleanly, with an error, or held open until the caller aborts. */
 export type BodyEnding =
@@ -35,7 +35,8 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   readonly #plan: BodyPlan;
   readonly #timing: ReplayTiming;
   readonly #signal: AbortSignal;
-  readonly #encoded: readonly Uint8Array[];
+  /** Views into one buffer shared by every replay of the recording (`wire-frames.ts`). */
+  #encoded: readonly Uint8Array[];
   /** Frames to send: the last encoded frame is `data: [DONE]`, sent only when the recording had it. */
   readonly #count: number;
   readonly #startedAt: number;
@@ -65,6 +66,9 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> | void {
     if (this.#signal.aborted) return this.#abort(controller);
     const index = this.#next++;
+    // A client that transferred an earlier chunk's buffer away emptied every frame sharing it.
+    if (index < this.#count && transferred(this.#encoded[index] as Uint8Array))
+      this.#encoded = wireFrames(this.#plan.events);
     const frame = index < this.#count ? this.#encoded[index] : undefined;
     if (frame) {
       if (this.#timing !== 'instant') {

@@ -79,6 +79,20 @@ describe('serving a recording', () => {
     );
   });
 
+  test('a client that transfers a chunk’s buffer away still reads the rest of the same replay', async () => {
+    const [recorded] = sampleCassette().calls['main'] ?? [];
+    const call: CassetteCall = { ...recorded!, request: null };
+    const whole = await (await createReplayingFetch(cassetteOf({ main: [call] }))(...firstMainCall())).text();
+    const reader = (await createReplayingFetch(cassetteOf({ main: [call] }))(...firstMainCall())).body!.getReader();
+    const first = (await reader.read()).value!;
+    const firstText = new TextDecoder().decode(first);
+    structuredClone(first.buffer, { transfer: [first.buffer] });
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      rest += new TextDecoder().decode(read.value);
+    expect(firstText + rest).toBe(whole);
+  });
+
   test('without a header the lineage comes from withLineage, else main', async () => {
     const fetch = createReplayingFetch(sampleCassette());
     const child = await withLineage('main/call_1', () =>

@@ -160,7 +160,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       );
     }
     const gone = new AbortController();
-    res.once('close', () => gone.abort());
+    // Only a caller that left before the whole answer was written is gone: aborting after every
+    // finished call built an AbortError (a DOMException, its stack) that nothing listened to any more.
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
     const lineage = route.lineage ?? headerValue(req.headers[LINEAGE_HEADER]);
     let response: Response;
     try {
