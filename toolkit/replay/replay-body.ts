@@ -66,15 +66,14 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> | void {
     if (this.#signal.aborted) return this.#abort(controller);
     const index = this.#next++;
-    // A client that transferred an earlier chunk's buffer away emptied every frame sharing it.
-    if (index < this.#count && transferred(this.#encoded[index] as Uint8Array))
-      this.#encoded = wireFrames(this.#plan.events);
-    const frame = index < this.#count ? this.#encoded[index] : undefined;
+    const frame = this.#frameAt(index);
     if (frame) {
       if (this.#timing !== 'instant') {
         this.#dueAt += scaledDelay(this.#plan.events[index]?.delay ?? 0, this.#timing);
         const wait = this.#dueAt - (Date.now() - this.#startedAt);
-        if (wait > 0) return pause(wait, this.#signal).then(() => this.#deliver(controller, frame));
+        // Read again once due: the client may have transferred a chunk's buffer meanwhile.
+        if (wait > 0)
+          return pause(wait, this.#signal).then(() => this.#deliver(controller, this.#frameAt(index) ?? frame));
       }
       return this.#deliver(controller, frame);
     }
@@ -99,6 +98,13 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
       this.#finish();
       controller.close();
     }
+  }
+
+  /** Frame `index`, encoded afresh when a client transferred an earlier chunk's buffer away (it emptied every frame sharing it). */
+  #frameAt(index: number): Uint8Array | undefined {
+    if (index >= this.#count) return undefined;
+    if (transferred(this.#encoded[index] as Uint8Array)) this.#encoded = wireFrames(this.#plan.events);
+    return this.#encoded[index];
   }
 
   #abort(controller: ReadableStreamDefaultController<Uint8Array>): void {
