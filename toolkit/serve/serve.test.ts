@@ -187,6 +187,15 @@ describe('nestcast serve: fresh state per test', () => {
   });
 });
 
+/** One streamed chat-completions call through the openai SDK at `url`, the stream not yet read. */
+function streamedCount(url: string) {
+  return new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 }).chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: 'count' }],
+    stream: true,
+  });
+}
+
 describe('nestcast serve: record mode passes the stream through and keeps the key out', () => {
   test('each chunk reaches the caller while the upstream is still streaming', async () => {
     let firstChunkSeen!: () => void;
@@ -200,15 +209,7 @@ describe('nestcast serve: record mode passes the stream through and keeps the ke
     });
     servers.push(upstream);
     const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
-    const stream = await new OpenAI({
-      apiKey: 'k',
-      baseURL: `${recorder.url}/v1`,
-      maxRetries: 0,
-    }).chat.completions.create({
-      model: 'm',
-      messages: [{ role: 'user', content: 'count' }],
-      stream: true,
-    });
+    const stream = await streamedCount(recorder.url);
     let text = '';
     for await (const part of stream) {
       text += part.choices[0]?.delta.content ?? '';
@@ -231,11 +232,7 @@ describe('nestcast serve: record mode passes the stream through and keeps the ke
     });
     servers.push(upstream);
     const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
-    const stream = await new OpenAI({
-      apiKey: 'k',
-      baseURL: `${recorder.url}/v1`,
-      maxRetries: 0,
-    }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'count' }], stream: true });
+    const stream = await streamedCount(recorder.url);
     let text = '';
     for await (const part of stream) {
       text += part.choices[0]?.delta.content ?? '';
