@@ -30,9 +30,14 @@ test("the codex preset makes two runs of the same exec_command equal: the result
   expect(apply(run('05c31f', '0.0255'))).not.toEqual(apply(run('0ef3de', '0.0000', 1)));
 });
 
-test('the claude-code preset makes two runs of the same claude -p task equal: session and device ids, the date, the sub-agent id and run time', () => {
-  const run = (session: string, device: string, date: string, agent: string, ms: number) => ({
-    system: [{ type: 'text', text: `Use the tools.\n\nToday's date is ${date}.` }],
+test('the claude-code preset makes two runs of the same claude -p task equal: session and device ids, the date, the machine, the sub-agent id and run time', () => {
+  const run = (session: string, device: string, date: string, agent: string, ms: number, shell = 'bash') => ({
+    system: [
+      {
+        type: 'text',
+        text: `Use the tools.\n - Platform: linux\n - Shell: ${shell}\n - OS Version: Linux ${ms}.0-generic\n\nToday's date is ${date}.`,
+      },
+    ],
     messages: [
       {
         role: 'user',
@@ -57,9 +62,11 @@ test('the claude-code preset makes two runs of the same claude -p task equal: se
     run('ff0cc0bb-7af0-42ae-ab21-4faa721c1460', 'ab'.repeat(32), '2026-12-02', 'afa9ee43686038c87', 1287),
   );
   const second = apply(
-    run('01f65642-d5d5-45f3-b4da-e6136a8689ef', 'cd'.repeat(32), '2027-01-15', 'a310ded74d8adc5bc', 644),
+    run('01f65642-d5d5-45f3-b4da-e6136a8689ef', 'cd'.repeat(32), '2027-01-15', 'a310ded74d8adc5bc', 644, 'unknown'),
   );
   expect(first).toEqual(second);
+  // The lines after the machine's stay as they were.
+  expect(JSON.stringify(first)).toContain('OS Version: <os-version>\\n\\nToday');
   // What the task says stays: only the generated values are rewritten.
   expect(JSON.stringify(first)).toContain('Use the tools.');
   expect(JSON.stringify(first)).toContain('toolu_task1');

@@ -21,7 +21,9 @@ export const NORMALISE_PRESETS: Readonly<Record<string, readonly NormalisationRu
    * Claude Code 2.1.333 (`claude -p`, the binary of `@anthropic-ai/claude-agent-sdk`'s platform
    * package): the session id (a UUID) and the device id (64 hex, made when the config folder is new)
    * in `metadata.user_id`, the date in the system prompt, and each sub-agent's id (`a` and 16 hex)
-   * and how long it ran (`duration_ms`) in the Agent tool's result.
+   * and how long it ran (`duration_ms`) in the Agent tool's result. Its system prompt also names the
+   * machine: the kernel (`OS Version`) and the login shell from `$SHELL` (`unknown` where it is unset,
+   * as in some CI runners), so a recording replays on another machine or runner.
    */
   'claude-code': [
     { replace: '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}', with: '<uuid>' },
@@ -29,5 +31,7 @@ export const NORMALISE_PRESETS: Readonly<Record<string, readonly NormalisationRu
     { replace: "Today's date is \\d{4}-\\d{2}-\\d{2}", with: "Today's date is <date>" },
     { replace: "(agentId: |to: ')a[0-9a-f]{16}", with: '$1<agent-id>' },
     { replace: 'duration_ms: \\d+', with: 'duration_ms: 0' },
+    { replace: 'OS Version: [^\\n]*', with: 'OS Version: <os-version>' },
+    { replace: 'Shell: [^\\n]*', with: 'Shell: <shell>' },
   ],
 };
