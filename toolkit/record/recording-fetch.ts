@@ -149,37 +149,26 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     }
     const { promise: settled, resolve: settle } = deferred<void>();
     const capture: Capture = { request: {}, url: call.url, settled };
-    arrivals.push(capture);
-    const startedAt = performance.now();
-    // Unless the upstream must be told the session, the call goes upstream first: reading,
-    // normalising and threading it then happen while the upstream is answering.
-    const early = options.forwardLineage !== true;
-    const stop = early ? new AbortController() : undefined;
-    const sending = stop
-      ? realFetch(
-          ...call.sendOn(upstreamHeaders(call.headers, undefined, false), AbortSignal.any([signal, stop.signal])),
-        )
-      : undefined;
-    // Its failure is the caller's once awaited below; until then it must not count as unhandled.
-    void sending?.catch(() => undefined);
-    // Read in arrival order, after the forward has left (setImmediate runs once the ticks that write it have).
-    const read = (early ? afterPendingWrites() : Promise.resolve()).then(async () => {
+    let decided: Promise<string>;
+    try {
       const { content, sent } = readRequest(await call.text());
       capture.protocol = protocolOf({ method: call.method, url: call.url, body: sent });
       const asked = withUrlFields(capture.protocol, call.url, content);
       // Without rules the sharer below canonicalises what it keeps, the items it has not seen:
       // canonicalising the whole history first copied every message of a long session on every call.
       capture.request = normalising ? normaliser.apply(canonicalize(asked) as CanonicalRequest) : asked;
-      return named === undefined ? threader.input(conversationOf(capture.protocol, capture.request)) : undefined;
-    });
-    // Sessions are decided in arrival order, whatever order the reads finish in.
-    const decided: Promise<string> =
-      named === undefined
-        ? deciding.then(() => read).then((input) => threadAfterReplies(input as ThreadInput, capture))
-        : read.then(() => named);
-    if (named === undefined) deciding = decided.catch(() => undefined);
+      if (named === undefined) {
+        const threadInput = threader.input(conversationOf(capture.protocol, capture.request));
+        decided = deciding.then(() => threadAfterReplies(threadInput, capture));
+        deciding = decided.catch(() => undefined);
+      } else decided = Promise.resolve(named);
+    } catch (error) {
+      settle();
+      throw error;
+    }
+    arrivals.push(capture);
+    const protocol = capture.protocol;
     const filed = decided.then((lineage) => {
-      const protocol = capture.protocol;
       const sharerKey = `${lineage}\u0000${callProtocol(protocol)}`;
       const share = sharers.get(sharerKey) ?? createMessageSharer(protocol?.historyField);
       sharers.set(sharerKey, share);
@@ -189,30 +178,22 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
       calls.push(capture);
       return lineage;
     });
-    try {
-      await read;
-    } catch (error) {
-      // A call nestcast could not read is not recorded; the upstream call already sent is stopped.
-      stop?.abort(error);
-      arrivals.splice(arrivals.indexOf(capture), 1);
-      void filed.catch(() => undefined);
-      settle();
-      throw error;
-    }
     const finish = (recorded: RecordedResponse): void => {
       capture.response = recorded;
       // A reply settles its session once the call is filed: the decision may still wait on earlier replies.
       void filed.then((lineage) => {
         if (named === undefined) {
-          threader.settle(lineage, replyOf(capture.protocol, recorded));
+          threader.settle(lineage, replyOf(protocol, recorded));
           inFlight.delete(capture);
         }
         settle();
       });
     };
     try {
-      const response = await (sending ??
-        filed.then((lineage) => realFetch(...call.sendOn(upstreamHeaders(call.headers, lineage, true), signal))));
+      const startedAt = performance.now();
+      const forwarded = options.forwardLineage === true ? await filed : undefined;
+      const headers = upstreamHeaders(call.headers, forwarded, options.forwardLineage === true);
+      const response = await realFetch(...call.sendOn(headers, signal));
       void captureResponse(response.clone(), { startedAt, signal, keepHeaders }).then(finish);
       return response;
     } catch (error) {
@@ -265,11 +246,6 @@ export function createRecordingFetch(options: RecordingOptions = {}): RecordingF
     save: async (dir: string, provenance?: ProvenanceInput) =>
       saveCassette(dir, await cassette(provenance), { secrets: [...secrets.values()] }),
   });
-}
-
-/** Resolves after the ticks and promise jobs queued now: a forward started before has written its request. */
-function afterPendingWrites(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A loopback server's port changes every run; keeping it would rewrite meta.json on every re-record. */
