@@ -8,7 +8,6 @@ import type { CallSource, RoundReport, ServedCall } from './call-source.js';
 import { RequestLog } from './request-log.js';
 import { withRealKey, withRealKeyInQuery } from './real-key.js';
 import { ServeError } from './serve-error.js';
-import { createUpstreamFetch, type UpstreamFetch } from './upstream-fetch.js';
 
 export interface RecordSourceOptions {
   /** The recording folder, replaced whole at the end. */
@@ -23,7 +22,6 @@ export interface RecordSourceOptions {
   readonly normalise?: Normalisation;
   /** Send the session's lineage upstream in `x-session-lineage`: only for an upstream that is `nestcast serve` itself. */
   readonly forwardLineage?: boolean;
-  /** What reaches the upstream. Default: a node:http(s) forwarder (`createUpstreamFetch`), closed at `finish()`. */
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -41,12 +39,11 @@ const DECODED_HEADERS = ['content-encoding', 'content-length', 'transfer-encodin
  */
 export function recordSource(options: RecordSourceOptions): CallSource {
   const upstream = options.upstream.replace(/\/+$/, '');
-  const forwarder = options.fetch === undefined ? createUpstreamFetch() : undefined;
   const recording = createRecordingFetch({
     secrets: options.apiKey === undefined ? [] : [options.apiKey],
     forwardLineage: options.forwardLineage === true,
     ...(options.normalise === undefined ? {} : { normalise: options.normalise }),
-    fetch: options.fetch ?? (forwarder as UpstreamFetch),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   const received = new RequestLog();
   const counts = new Map<string, number>();
@@ -108,38 +105,30 @@ export function recordSource(options: RecordSourceOptions): CallSource {
       );
     },
     async finish() {
+      if (problems.length > 0) return report();
+      if (counts.size === 0) {
+        problems.push(
+          new ServeError(
+            'NOTHING_RECORDED',
+            `No model call reached the endpoint, so nothing was saved to ${options.dir}. Point the program's base URL at it (the lines it printed).`,
+          ),
+        );
+        return report();
+      }
       try {
-        return await finishRecording();
-      } finally {
-        forwarder?.close();
+        const saved: SaveResult = await recording.save(options.dir, { baseUrl: upstream });
+        // Sessions as the recorder filed them, derived ones included.
+        const { calls } = await recording.cassette();
+        const sessions = Object.entries(calls)
+          .map(([lineage, list]): Consumption => ({ lineage, consumed: list.length, total: list.length }))
+          .sort((a, b) => (a.lineage < b.lineage ? -1 : a.lineage > b.lineage ? 1 : 0));
+        return { sessions, problems: [], saved };
+      } catch (error) {
+        problems.push(error as NestcastError);
+        return report();
       }
     },
   };
-
-  async function finishRecording(): Promise<RoundReport & { readonly saved?: SaveResult }> {
-    if (problems.length > 0) return report();
-    if (counts.size === 0) {
-      problems.push(
-        new ServeError(
-          'NOTHING_RECORDED',
-          `No model call reached the endpoint, so nothing was saved to ${options.dir}. Point the program's base URL at it (the lines it printed).`,
-        ),
-      );
-      return report();
-    }
-    try {
-      const saved: SaveResult = await recording.save(options.dir, { baseUrl: upstream });
-      // Sessions as the recorder filed them, derived ones included.
-      const { calls } = await recording.cassette();
-      const sessions = Object.entries(calls)
-        .map(([lineage, list]): Consumption => ({ lineage, consumed: list.length, total: list.length }))
-        .sort((a, b) => (a.lineage < b.lineage ? -1 : a.lineage > b.lineage ? 1 : 0));
-      return { sessions, problems: [], saved };
-    } catch (error) {
-      problems.push(error as NestcastError);
-      return report();
-    }
-  }
 }
 
 /** The caller's headers for the upstream: hop headers dropped, its (dummy) key replaced by the real one. */
