@@ -280,7 +280,7 @@ describe('timing', () => {
     });
   });
 
-  test('a call that gives no signal keeps the recorded timeline: nothing can abort it, so no signal is made for it', async () => {
+  test('a call that gives no signal is served on its recorded timeline', async () => {
     const fetch = createReplayingFetch(slow(), { timing: 'recorded' });
     await onFakeClock(async () => {
       const [url, init] = firstMainCall();
