@@ -21,7 +21,11 @@ export interface BodyPlan {
  * a read waiting for a due frame fails at once, any later read with the abort reason. A frame that is already due is handed over synchronously: with `instant` timing a replay costs
  * no timer and no extra promise per event.
  */
-export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function replayBody(
+  plan: BodyPlan,
+  timing: ReplayTiming,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(new ReplaySource(plan, timing, signal), { highWaterMark: 0 });
 }
 
@@ -34,7 +38,8 @@ export function replayBody(plan: BodyPlan, timing: ReplayTiming, signal: AbortSi
 class ReplaySource implements UnderlyingSource<Uint8Array> {
   readonly #plan: BodyPlan;
   readonly #timing: ReplayTiming;
-  readonly #signal: AbortSignal;
+  /** `undefined` when the caller gave none: nothing can abort the body. */
+  readonly #signal: AbortSignal | undefined;
   /** Views into one buffer shared by every replay of the recording (`wire-frames.ts`). */
   #encoded: readonly Uint8Array[];
   /** Frames to send: the last encoded frame is `data: [DONE]`, sent only when the recording had it. */
@@ -45,7 +50,7 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   #open = true;
   #listener: (() => void) | undefined;
 
-  constructor(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal) {
+  constructor(plan: BodyPlan, timing: ReplayTiming, signal: AbortSignal | undefined) {
     this.#plan = plan;
     this.#timing = timing;
     this.#signal = signal;
@@ -58,13 +63,13 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
     // Only a read that can wait (a recorded delay, a held ending) needs an abort listener to end it;
     // with instant timing every read is answered within its pull, which checks the signal first. A
     // listener per replayed body cost about a third of what replay adds to a call (docs/performance.md).
-    if (this.#timing === 'instant' && this.#plan.ending.kind !== 'hold') return;
+    if (!this.#signal || (this.#timing === 'instant' && this.#plan.ending.kind !== 'hold')) return;
     this.#listener = () => this.#abort(controller);
     this.#signal.addEventListener('abort', this.#listener, { once: true });
   }
 
   pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> | void {
-    if (this.#signal.aborted) return this.#abort(controller);
+    if (this.#signal?.aborted) return this.#abort(controller);
     const index = this.#next++;
     const frame = this.#frameAt(index);
     if (frame) {
@@ -108,12 +113,12 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   }
 
   #abort(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    if (this.#open) controller.error(this.#signal.reason);
+    if (this.#open) controller.error(this.#signal?.reason);
     this.#open = false;
   }
 
   #finish(): void {
     this.#open = false;
-    if (this.#listener) this.#signal.removeEventListener('abort', this.#listener);
+    if (this.#listener) this.#signal?.removeEventListener('abort', this.#listener);
   }
 }

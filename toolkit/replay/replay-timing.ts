@@ -10,10 +10,11 @@ export function scaledDelay(delay: number, timing: ReplayTiming): number {
   return Math.max(0, Math.round(delay * timing.scale));
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts (no signal: nothing aborts it). */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.resolve();
+  if (!signal) return new Promise((resolve) => setTimeout(resolve, ms));
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);
@@ -27,9 +28,10 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Resolves never; rejects with the signal's reason when it aborts. */
-export function untilAborted(signal: AbortSignal): Promise<never> {
+/** Resolves never; rejects with the signal's reason when it aborts (no signal: never settles). */
+export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_resolve, reject) => {
+    if (!signal) return;
     if (signal.aborted) reject(signal.reason);
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });

@@ -201,6 +201,19 @@ describe('serving a recording', () => {
     await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  test('a call cancelled while recording, replayed without a signal, is held open after its events', async () => {
+    const partial = { status: 200, headers: {}, events: [{ delay: 1, data: '{"n":1}' }] };
+    const fetch = createReplayingFetch(
+      cassetteOf({ main: [{ request: null, response: { error: { kind: 'aborted', message: 'aborted', partial } } }] }),
+    );
+    await onFakeClock(async () => {
+      const reader = (await fetch(...firstMainCall())).body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"n":1}\n\n');
+      expect(await settlesWithin(60_000, reader.read())).toBe(false);
+      await reader.cancel();
+    });
+  });
+
   test('a long-lived request signal shared by many calls keeps no listener once their bodies are read or cancelled', async () => {
     const calls = Array.from({ length: 12 }, () => ({ request: null, response: textStream(['a', 'b']) }));
     const fetch = createReplayingFetch(cassetteOf({ main: calls }), { timing: { scale: 0 } });
@@ -264,6 +277,20 @@ describe('timing', () => {
       expect(await settlesWithin(59_999, second)).toBe(false);
       controller.abort();
       await second.catch(() => undefined);
+    });
+  });
+
+  test('a call that gives no signal is served on its recorded timeline', async () => {
+    const fetch = createReplayingFetch(slow(), { timing: 'recorded' });
+    await onFakeClock(async () => {
+      const [url, init] = firstMainCall();
+      expect(init.signal).toBeUndefined();
+      const reader = (await fetch(url, init)).body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: a\n\n');
+      const second = reader.read();
+      expect(await settlesWithin(59_999, second)).toBe(false);
+      expect(await settlesWithin(1, second)).toBe(true);
+      expect(new TextDecoder().decode((await second).value)).toBe('data: b\n\n');
     });
   });
 

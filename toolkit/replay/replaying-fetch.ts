@@ -24,7 +24,7 @@ import {
   type Consumption,
   type MessageContext,
 } from './replay-messages.js';
-import { callerSignal } from './caller-signal.js';
+import { givenSignal } from './caller-signal.js';
 import { failureResponse } from './failure-response.js';
 import { incomingCall } from './incoming-call.js';
 import { respond } from './respond.js';
@@ -145,8 +145,8 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
 
   const replayingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = incomingCall(input, init);
-    const signal = callerSignal(input, init);
-    if (signal.aborted) throw signal.reason;
+    const signal = givenSignal(input, init);
+    if (signal?.aborted) throw signal.reason;
     const named = explicitLineage(request.headers);
     // A named call takes its cursor on arrival; a derived one once its content says which session it is.
     const taken = named === undefined ? undefined : take(named);
