@@ -66,6 +66,7 @@ export type { ReplayMode } from './replay/replaying-fetch.js';
 export type { ReplayOptions } from './replay/replaying-fetch.js';
 export type { ReplayReport } from './replay/replaying-fetch.js';
 export type { ReplayWarning } from './replay/replaying-fetch.js';
+export type { ReadCall } from './replay/replaying-fetch.js';
 export type { Consumption } from './replay/replay-messages.js';
 export type { ReplayTiming } from './replay/replay-timing.js';
 export { withLineage } from './lineage/lineage-scope.js';

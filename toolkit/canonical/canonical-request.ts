@@ -36,13 +36,24 @@ export function requestContent(bodyText: string): CanonicalRequest {
   return readRequest(bodyText).content;
 }
 
+/** A request body read: what it asks, whether it streams, and the body as sent. */
+export interface ReadRequest {
+  readonly content: CanonicalRequest;
+  readonly stream: boolean;
+  readonly sent: CanonicalRequest;
+}
+
 /**
  * What a request asks (`requestContent`), whether it asked for a stream (`stream: true`), and the
  * body as sent (transport fields kept): what a wire protocol reads to claim the request.
  */
-export function readRequest(bodyText: string): { content: CanonicalRequest; stream: boolean; sent: CanonicalRequest } {
-  const content = parseContent(bodyText);
-  const sent = { ...content };
+export function readRequest(bodyText: string): ReadRequest {
+  return readParsedRequest(parseContent(bodyText));
+}
+
+/** `readRequest` of a body its receiver has already parsed (nestcast serve): `sent` is that object, untouched. */
+export function readParsedRequest(sent: CanonicalRequest): ReadRequest {
+  const content = { ...sent };
   const stream = content['stream'] === true;
   for (const field of TRANSPORT_ONLY_FIELDS) delete content[field];
   return { content, stream, sent };

@@ -34,6 +34,40 @@ function cassetteOf(calls: Record<string, CassetteCall[]>): Cassette {
   return { ...sampleCassette(), calls };
 }
 
+describe('answering a call already read (nestcast serve)', () => {
+  const readCall = (lineage: string | undefined, messages: readonly object[], signal?: AbortSignal) => {
+    const body = chatBody(messages, {});
+    return { method: 'POST', url: new URL(URL_), lineage, body, json: JSON.parse(body) as never, signal };
+  };
+
+  test('answers as the fetch answers the same call: the same bytes, cursors and report', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    const viaFetch = createReplayingFetch(sampleCassette());
+    const answered = await fetch.answer(readCall('main', [user('plan the trip')]));
+    const fetched = await viaFetch(...firstMainCall());
+    expect(answered.status).toBe(fetched.status);
+    expect(await answered.text()).toBe(await fetched.text());
+    expect(fetch.report().sessions).toEqual(viaFetch.report().sessions);
+  });
+
+  test('a call that names no session is threaded by content, and a mismatch is refused in the protocol’s shape', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    expect((await fetch.answer(readCall(undefined, [user('plan the trip')]))).status).toBe(200);
+    const refused = await fetch.answer(readCall('main/call_1', [user('find planes')]));
+    expect(await failureOf(refused)).toMatchObject({ status: 422, code: 'REQUEST_MISMATCH' });
+    expect(fetch.report().failures.map((failure) => failure.code)).toEqual(['REQUEST_MISMATCH']);
+  });
+
+  test('a call whose signal is already aborted is rejected with its reason and takes no cursor', async () => {
+    const fetch = createReplayingFetch(sampleCassette());
+    const reason = new Error('caller left');
+    await expect(fetch.answer(readCall('main', [user('plan the trip')], AbortSignal.abort(reason)))).rejects.toBe(
+      reason,
+    );
+    expect(fetch.report().sessions.find((session) => session.lineage === 'main')).toMatchObject({ consumed: 0 });
+  });
+});
+
 describe('serving a recording', () => {
   test('re-emits exactly the recorded events, then [DONE], with status and headers', async () => {
     const fetch = createReplayingFetch(sampleCassette());

@@ -1,4 +1,9 @@
-import { readRequest, type CanonicalRequest } from '../canonical/canonical-request.js';
+import {
+  readParsedRequest,
+  readRequest,
+  type CanonicalRequest,
+  type ReadRequest,
+} from '../canonical/canonical-request.js';
 import type { Json } from '../canonical/canonical-json.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
@@ -54,7 +59,7 @@ export interface ReplayOptions {
    */
   readonly failures?: 'respond' | 'reject';
   /** Told which session each call was filed under (named or derived), with its body, before it is answered. */
-  readonly onCall?: (call: { readonly lineage: string; readonly body: string; readonly headers: Headers }) => void;
+  readonly onCall?: (call: { readonly lineage: string; readonly body: string }) => void;
   /**
    * Told of each call answered from the cassette (a refused one is not), as it is answered: the
    * live request as matched (normalised) and the answer served, in the call's own protocol.
@@ -96,6 +101,32 @@ export interface ReplayingFetch {
   /** Throws the first failure replay raised (even if the caller caught it), else UNCONSUMED_CALLS if calls were left. */
   assertConsumed(): void;
   report(): ReplayReport;
+  /**
+   * Answers a call its receiver has already read (nestcast serve: the body parsed once, the session
+   * named by path or header): as the fetch would answer the same call, with nothing read again.
+   */
+  answer(call: ReadCall): Promise<Response>;
+}
+
+/** A model call already read by whoever received it, for `ReplayingFetch.answer`. */
+export interface ReadCall {
+  /** Upper case. */
+  readonly method: string;
+  readonly url: URL;
+  /** The session the caller named; `undefined`: derived from the content. */
+  readonly lineage: string | undefined;
+  readonly body: string;
+  /** `body`, parsed: a JSON object. */
+  readonly json: CanonicalRequest;
+  /** `undefined`: nothing can abort the call. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A session's cursor, taken for one call. */
+interface Taken {
+  readonly lineage: string;
+  readonly state: SessionState;
+  readonly call: number;
 }
 
 interface SessionState {
@@ -151,14 +182,44 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     // A named call takes its cursor on arrival; a derived one once its content says which session it is.
     const taken = named === undefined ? undefined : take(named);
     const body = await request.text();
-    const { content, stream: streamField, sent } = readRequest(body);
-    const protocol = protocolOf({ method: request.method, url: request.url, body: sent });
-    const stream = protocol ? protocol.streams({ method: request.method, url: request.url, body: sent }) : streamField;
-    const asked = withUrlFields(protocol, request.url, content);
+    return answerRead(request.method, request.url, body, readRequest(body), named, taken, signal, false);
+  };
+
+  const answer = async (call: ReadCall): Promise<Response> => {
+    if (call.signal?.aborted) throw call.signal.reason;
+    const taken = call.lineage === undefined ? undefined : take(call.lineage);
+    return answerRead(
+      call.method,
+      call.url,
+      call.body,
+      readParsedRequest(call.json),
+      call.lineage,
+      taken,
+      call.signal,
+      true,
+    );
+  };
+
+  /** The rest of a call once it is read: its session, its match, its answer. */
+  const answerRead = (
+    method: string,
+    url: URL,
+    body: string,
+    read: ReadRequest,
+    named: string | undefined,
+    taken: Taken | undefined,
+    signal: AbortSignal | undefined,
+    /** The answer is written on by a server: an instant stream is also available whole (`whole-body.ts`). */
+    whole: boolean,
+  ): Promise<Response> => {
+    const { content, stream: streamField, sent } = read;
+    const protocol = protocolOf({ method, url, body: sent });
+    const stream = protocol ? protocol.streams({ method, url, body: sent }) : streamField;
+    const asked = withUrlFields(protocol, url, content);
     const live = normalising ? normaliser.apply(asked) : asked;
     const placed = taken === undefined ? place(live, protocol) : undefined;
     const { lineage, state, call } = taken ?? take(placed?.lineage as string);
-    options.onCall?.({ lineage, body, headers: request.headers });
+    options.onCall?.({ lineage, body });
     const recorded = calls[lineage];
     if (state.failure) return fail(state, state.failure, protocol);
     if (!recorded) return fail(state, unrecordedSession(lineage, Object.keys(calls).sort(), context), protocol);
@@ -167,7 +228,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     // An authored reply is served in the wire form of the request it answers, streamed or not.
     const authored = entry.authored;
     const response =
-      authored && protocol ? authoredResponse(protocol, entry.response, authored, stream, request.url) : entry.response;
+      authored && protocol ? authoredResponse(protocol, entry.response, authored, stream, url) : entry.response;
     if (named === undefined)
       threader.settle(lineage, recordedReply(response, authored ? protocol : protocolById(entry.protocol)));
 
@@ -185,10 +246,10 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     if (divergence)
       warn({ code: 'REQUEST_DRIFT', lineage, call, divergence, message: driftMessage(lineage, call, divergence) });
     options.onServed?.({ lineage, call, request: live, protocol: callProtocol(protocol), response });
-    return respond(response, timing, signal);
+    return respond(response, timing, signal, whole);
   };
 
-  const take = (lineage: string): { lineage: string; state: SessionState; call: number } => {
+  const take = (lineage: string): Taken => {
     const state = sessions.get(lineage) ?? { next: 0 };
     sessions.set(lineage, state);
     binding.claim(lineage);
@@ -224,6 +285,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
   });
 
   return Object.assign(replayingFetch, {
+    answer,
     report,
     assertConsumed(): void {
       const [firstFailure] = failures;

@@ -1,16 +1,19 @@
 import type { PartialResponse, RecordedResponse } from '../cassette/types.js';
 import { bodyTerminated, fetchFailed, timeoutError } from './network-errors.js';
 import { replayBody, type BodyEnding } from './replay-body.js';
+import { withWholeBody } from './whole-body.js';
 import { untilAborted, type ReplayTiming } from './replay-timing.js';
 
 /**
  * The `Response` (or the rejection) a real fetch gave when the call was recorded. `signal` is the
- * caller's, `undefined` when it gave none (nothing can abort the call then).
+ * caller's, `undefined` when it gave none (nothing can abort the call then). `whole`: the caller
+ * writes the answer on (nestcast serve), so an instant stream is also marked available whole.
  */
 export async function respond(
   recorded: RecordedResponse,
   timing: ReplayTiming,
   signal: AbortSignal | undefined,
+  whole = false,
 ): Promise<Response> {
   if ('events' in recorded) {
     const body = replayBody(
@@ -18,7 +21,8 @@ export async function respond(
       timing,
       signal,
     );
-    return new Response(body, { status: recorded.status, headers: recorded.headers });
+    const response = new Response(body, { status: recorded.status, headers: recorded.headers });
+    return whole && timing === 'instant' ? withWholeBody(response, recorded.events, recorded.done) : response;
   }
   if ('body' in recorded) return new Response(recorded.body, { status: recorded.status, headers: recorded.headers });
   const failure = recorded.error;

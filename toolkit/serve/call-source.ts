@@ -1,6 +1,10 @@
+import type { CanonicalRequest } from '../canonical/canonical-request.js';
 import type { NestcastError } from '../../harness/errors.js';
 import type { SaveResult } from '../cassette/save-cassette.js';
 import type { Consumption } from '../replay/replay-messages.js';
+
+/** The origin a mode sees calls come to: only their path and query matter. */
+export const SERVED_ORIGIN = 'http://nestcast-serve';
 
 /** A model call as the endpoint hands it to the mode that answers it. */
 export interface ServedCall {
@@ -9,9 +13,13 @@ export interface ServedCall {
   readonly method: string;
   /** Path and query as the API sees them (the lineage prefix taken off). */
   readonly path: string;
+  /** `path` on `SERVED_ORIGIN`. */
+  readonly url: URL;
   readonly headers: Headers;
   /** The body, already checked to be JSON. */
   readonly body: string;
+  /** `body`, parsed once by the endpoint: replay reads it as it is. */
+  readonly json: CanonicalRequest;
   /** Aborted when the caller goes away. */
   readonly signal: AbortSignal;
 }

@@ -1,5 +1,5 @@
 import { LINEAGE_HEADER } from '../../harness/llm/types.js';
-import type { CallSource, RoundReport } from './call-source.js';
+import { SERVED_ORIGIN, type CallSource, type RoundReport } from './call-source.js';
 import { RequestLog } from './request-log.js';
 import { ServeError } from './serve-error.js';
 
@@ -24,7 +24,7 @@ export function fetchSource(fetch: typeof globalThis.fetch): CallSource {
       if (call.lineage !== undefined) headers.set(LINEAGE_HEADER, call.lineage);
       const filed = call.lineage ?? '(derived)';
       received.add(filed, call.body);
-      const response = await fetch(`http://nestcast-serve${call.path}`, {
+      const response = await fetch(`${SERVED_ORIGIN}${call.path}`, {
         method: call.method,
         headers,
         body: call.body,

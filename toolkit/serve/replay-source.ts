@@ -1,5 +1,4 @@
 import type { NestcastError } from '../../harness/errors.js';
-import { LINEAGE_HEADER } from '../../harness/llm/types.js';
 import type { Cassette } from '../cassette/types.js';
 import type { Normalisation } from '../normalisation/types.js';
 import type { CassetteError } from '../errors/cassette-error.js';
@@ -54,15 +53,15 @@ export function replaySource(
   };
 
   return {
-    async answer(call: ServedCall): Promise<Response> {
-      const headers = new Headers(call.lineage === undefined ? {} : { [LINEAGE_HEADER]: call.lineage });
-      return replay(`http://nestcast-serve${call.path}`, {
+    answer: (call: ServedCall): Promise<Response> =>
+      replay.answer({
         method: call.method,
-        headers,
+        url: call.url,
+        lineage: call.lineage,
         body: call.body,
+        json: call.json,
         signal: call.signal,
-      });
-    },
+      }),
     /** Replay keeps failing a session that failed once, so a session refused a call this round stays refused. */
     refused: (lineage) => replay.report().failures.some((failure) => failure.failedCall?.lineage === lineage),
     requests: (lineage) => received.requests(lineage),

@@ -154,6 +154,42 @@ describe('nestcast serve: a replayed answer is written whole', () => {
     expect(frames).toBe(2);
     expect((await server.close()).ok).toBe(true);
   });
+
+  test('a recorded stream replayed with instant timing goes out in one chunked frame, byte for byte as recorded', async () => {
+    const words = Array.from({ length: 20 }, (_, i) => `w${i} `).join('');
+    const upstream = await serve({
+      scripts: { model: 'scripted', lineages: { main: [{ text: words }] } },
+      eventDelay: 0,
+    });
+    const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
+    const request = JSON.stringify({ model: 'scripted', messages: [{ role: 'user', content: 'Go' }], stream: true });
+    const recorded = await postText(recorder.url, request);
+    expect((await recorder.close()).ok).toBe(true);
+    const replayer = await serve({ recording: join(dir, 'rec') });
+    const replayed = await rawChunkedPost(replayer.url, '/v1/chat/completions', request);
+    expect(replayed.body).toBe(recorded);
+    expect(replayed.body.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(replayed.frames).toBe(1);
+    expect((await replayer.close()).ok).toBe(true);
+  });
+
+  test('a recorded stream that ended without [DONE] is replayed whole without it', async () => {
+    const events = ['{"choices":[{"delta":{"content":"a"}}]}', '{"choices":[{"delta":{"content":"b"}}]}'];
+    const upstream = await startLoopbackServer((_request, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const event of events) res.write(`data: ${event}\n\n`);
+      res.end();
+    });
+    servers.push(upstream);
+    const recorder = await serve({ record: join(dir, 'rec'), upstream: upstream.url });
+    const request = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Go' }], stream: true });
+    await postText(recorder.url, request);
+    expect((await recorder.close()).ok).toBe(true);
+    const replayer = await serve({ recording: join(dir, 'rec') });
+    const replayed = await rawChunkedPost(replayer.url, '/v1/chat/completions', request);
+    expect(replayed).toEqual({ frames: 1, body: events.map((event) => `data: ${event}\n\n`).join('') });
+    expect((await replayer.close()).ok).toBe(true);
+  });
 });
 
 describe('nestcast serve: fresh state per test', () => {
@@ -408,6 +444,12 @@ function completion(content: string): unknown {
     model: 'm',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   };
+}
+
+/** A chat-completions POST through fetch, its answer read as text. */
+async function postText(base: string, body: string): Promise<string> {
+  const response = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body });
+  return response.text();
 }
 
 /**

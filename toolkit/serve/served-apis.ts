@@ -6,8 +6,7 @@ import type { WireProtocol } from '../protocols/wire-protocol.js';
  * The protocol whose model call this is (each protocol knows its own paths), if the endpoint
  * serves it; `sent` is the body as sent, parsed.
  */
-export function servedProtocol(method: string, path: string, sent: CanonicalRequest): WireProtocol | undefined {
-  const url = new URL(path, 'http://nestcast-serve');
+export function servedProtocol(method: string, url: URL, sent: CanonicalRequest): WireProtocol | undefined {
   return protocolOf({ method, url, body: sent });
 }
 

@@ -14,7 +14,7 @@ import type { Normalisation } from '../normalisation/types.js';
 import type { ReplayMode } from '../replay/replaying-fetch.js';
 import type { Consumption } from '../replay/replay-messages.js';
 import type { ReplayTiming } from '../replay/replay-timing.js';
-import type { CallSource, RoundReport } from './call-source.js';
+import { SERVED_ORIGIN, type CallSource, type RoundReport } from './call-source.js';
 import { clientEnv } from './client-env.js';
 import { fetchSource } from './fetch-source.js';
 import { recordSource } from './record-source.js';
@@ -141,7 +141,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const body = await readBody(req);
     // Parsed once here: the protocol is told by path and body, and a body that is not JSON is refused.
     const json = jsonOf(body);
-    const protocol = servedProtocol(method, route.path, isObject(json) ? json : readRequest(body).sent);
+    const sent = isObject(json) ? json : readRequest(body).sent;
+    const url = new URL(`${SERVED_ORIGIN}${route.path}`);
+    const protocol = servedProtocol(method, url, sent);
     if (protocol === undefined) {
       return sendNotServed(
         res,
@@ -172,11 +174,13 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         lineage,
         method,
         path: route.path,
+        url,
         // Built only when asked for: replay does not read the caller's headers.
         get headers() {
           return requestHeaders(req);
         },
         body,
+        json: sent,
         signal: gone.signal,
       });
     } catch (error) {

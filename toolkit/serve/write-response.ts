@@ -1,19 +1,25 @@
 import type { ServerResponse } from 'node:http';
+import { wholeBodyOf } from '../replay/whole-body.js';
 
 /**
- * Writes a fetch `Response` to a node:http response, streaming. The first chunk of each turn of
- * the event loop goes out at once, before anything else reads it (record mode's recorder reads its
- * copy of the same chunk after this write); chunks that follow it within the same turn are joined
- * and go out at the end of the turn as one write. A replayed answer (the replaying fetch hands
- * over every chunk without waiting) so leaves in two writes, the head with its first event and
- * then the rest, as a server writing a whole answer at once sends it, instead of one packet per
- * event for the client to read one by one. The head leaves at the end of the first turn with or
- * without a chunk, as the real API sends it before the model's first token.
+ * Writes a fetch `Response` to a node:http response, streaming. A replayed answer whose every byte
+ * is due at once (instant timing) goes out whole, in one write, as a server that has the whole
+ * answer sends it, without its stream being read event by event. Otherwise the first chunk of each
+ * turn of the event loop goes out at once, before anything else reads it (record mode's recorder
+ * reads its copy of the same chunk after this write); chunks that follow it within the same turn
+ * are joined and go out at the end of the turn as one write, instead of one packet per event for
+ * the client to read one by one. The head leaves at the end of the first turn with or without a
+ * chunk, as the real API sends it before the model's first token.
  */
 export async function writeResponse(res: ServerResponse, response: Response, status = response.status): Promise<void> {
   res.writeHead(status, Object.fromEntries(response.headers));
   if (response.body === null) {
     res.end();
+    return;
+  }
+  const whole = wholeBodyOf(response);
+  if (whole !== undefined) {
+    res.end(whole);
     return;
   }
   const batch = turnBatch(res);
