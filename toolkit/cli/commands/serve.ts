@@ -15,9 +15,10 @@ const SERVE_HELP = `Usage: nestcast serve --script <file.json|file.ts> [--port N
        nestcast serve --record <dir> --upstream <url> [--api-key-env NAME] [--port N] [--host H]
 
 A loopback model endpoint for any process: point its base URL here and give it a dummy key.
-Serves POST <url>/…/chat/completions. Each call is filed under the session the caller names
-(the path prefix <url>/lineage/<name>/…, the name percent-encoded, or the x-session-lineage
-header); a call that names none is placed by its content, as replay places it.
+Serves OpenAI chat completions and Responses, Anthropic Messages and Gemini, each at its own
+API's path under <url>. Each call is filed under the session the caller names (the path prefix
+<url>/lineage/<name>/…, the name percent-encoded, or the x-session-lineage header); a call
+that names none is placed by its content, as replay places it.
 
 Modes:
   --script <file>       serve an authored script: JSON, or a module whose default export is it
