@@ -46,6 +46,9 @@ interface OpenCall {
   children: number;
 }
 
+/** Key of the empty conversation: `prefixes[0]` of every call. */
+const EMPTY_PREFIX = digest('');
+
 /** Shorter strings ("a", "ok", "") occur in any prompt; matching on them would invent parents. */
 const MIN_MATCH = 3;
 
@@ -79,7 +82,7 @@ export class Threader {
   input(conversation: Conversation): ThreadInput {
     const { messages } = conversation;
     const keys = messages.map(messageKey);
-    const prefixes = [digest('')];
+    const prefixes = [EMPTY_PREFIX];
     for (const key of keys) prefixes.push(digest(`${prefixes[prefixes.length - 1]}${key}`));
     return conversation.continues === undefined
       ? { messages, keys, prefixes }
