@@ -5,15 +5,13 @@ import { untilAborted, type ReplayTiming } from './replay-timing.js';
 
 /**
  * The `Response` (or the rejection) a real fetch gave when the call was recorded. `signal` is the
- * caller's, `undefined` when it gave none (nothing can abort the call then). A recorded answer is
- * returned as it is, not in a promise: the replaying fetch returns it from its own async function,
- * and a promise returned there costs two more promise jobs before the caller sees the answer.
+ * caller's, `undefined` when it gave none (nothing can abort the call then).
  */
-export function respond(
+export async function respond(
   recorded: RecordedResponse,
   timing: ReplayTiming,
   signal: AbortSignal | undefined,
-): Response | Promise<Response> {
+): Promise<Response> {
   if ('events' in recorded) {
     const body = replayBody(
       { events: recorded.events, done: recorded.done, ending: { kind: 'close' } },
