@@ -19,7 +19,8 @@ describe('canonical request', () => {
   });
 
   test('readRequest keeps the body as sent, and the content without transport fields, in sent order', () => {
-    const body = '{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[],"__proto__":{"x":1}}';
+    const body =
+      '{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[],"__proto__":{"x":1}}';
     const { content, stream, sent } = readRequest(body);
     expect(stream).toBe(true);
     expect(Object.keys(sent)).toEqual(['model', 'stream', 'stream_options', 'messages', '__proto__']);
