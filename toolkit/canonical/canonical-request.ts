@@ -53,10 +53,24 @@ export function readRequest(bodyText: string): ReadRequest {
 
 /** `readRequest` of a body its receiver has already parsed (nestcast serve): `sent` is that object, untouched. */
 export function readParsedRequest(sent: CanonicalRequest): ReadRequest {
-  const content = { ...sent };
-  const stream = content['stream'] === true;
-  for (const field of TRANSPORT_ONLY_FIELDS) delete content[field];
-  return { content, stream, sent };
+  return { content: withoutTransportFields(sent), stream: sent['stream'] === true, sent };
+}
+
+/**
+ * The body without its transport fields, built key by key in sent order. Not a copy with the
+ * fields deleted: `delete` turns a V8 object into a dictionary, and every later read of the
+ * request (matching, threading, on every replayed call) then goes through a hash lookup.
+ */
+function withoutTransportFields(sent: CanonicalRequest): CanonicalRequest {
+  const content: CanonicalRequest = {};
+  for (const key in sent) {
+    if (!Object.hasOwn(sent, key) || TRANSPORT_ONLY_FIELDS.includes(key)) continue;
+    // A body's own `__proto__` key is data, as `JSON.parse` made it; assigning it would set the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(content, key, { value: sent[key], enumerable: true, writable: true, configurable: true });
+    else content[key] = sent[key] as Json;
+  }
+  return content;
 }
 
 function parseContent(bodyText: string): CanonicalRequest {

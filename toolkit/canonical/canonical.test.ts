@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
-import { canonicalRequest, fingerprintOf } from './canonical-request.js';
+import { canonicalRequest, fingerprintOf, readRequest } from './canonical-request.js';
 import { firstDivergence } from './first-divergence.js';
 
 describe('canonical request', () => {
@@ -16,6 +16,19 @@ describe('canonical request', () => {
   test('a body that is not a JSON object is kept verbatim under $body', () => {
     expect(canonicalRequest('not json')).toEqual({ $body: 'not json' });
     expect(canonicalRequest('')).toEqual({});
+  });
+
+  test('readRequest keeps the body as sent, and the content without transport fields, in sent order', () => {
+    const body =
+      '{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[],"__proto__":{"x":1}}';
+    const { content, stream, sent } = readRequest(body);
+    expect(stream).toBe(true);
+    expect(Object.keys(sent)).toEqual(['model', 'stream', 'stream_options', 'messages', '__proto__']);
+    expect(Object.keys(content)).toEqual(['model', 'messages', '__proto__']);
+    // A body's own `__proto__` key stays data: the content's prototype is still Object's.
+    expect(Object.getPrototypeOf(content)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(content, '__proto__')?.value).toEqual({ x: 1 });
+    expect(content['messages']).toBe(sent['messages']);
   });
 });
 

@@ -1,6 +1,6 @@
 import { DEFAULT_LINEAGE } from '../../harness/session/lineage.js';
 import type { Conversation, ConversationMessage } from '../protocols/wire-protocol.js';
-import { digest, messageKey } from './message-key.js';
+import { digest, digestJoined, messageKey } from './message-key.js';
 import type { AmbiguousChild, Placement, Reply, ToolCallRef } from './types.js';
 
 /** A call's messages, keyed once: what every decision about the call reads. */
@@ -27,9 +27,10 @@ interface SessionThread {
   last: string;
   /** The last call failed: its retry repeats the request. */
   failed: boolean;
-  source?: Exclude<ReplySource, undefined>;
-  reply?: Reply | undefined;
-  replyKey?: string;
+  // Always present (`undefined` when unset), never deleted: a `delete` would turn every session into a V8 dictionary.
+  source: Exclude<ReplySource, undefined> | undefined;
+  reply: Reply | undefined;
+  replyKey: string | undefined;
   /** Tool calls of the last reply, registered once it has been read for them. */
   open: OpenCall[];
   scanned: boolean;
@@ -45,6 +46,9 @@ interface OpenCall {
   answered: boolean;
   children: number;
 }
+
+/** Key of the empty conversation: `prefixes[0]` of every call. */
+const EMPTY_PREFIX = digest('');
 
 /** Shorter strings ("a", "ok", "") occur in any prompt; matching on them would invent parents. */
 const MIN_MATCH = 3;
@@ -79,8 +83,8 @@ export class Threader {
   input(conversation: Conversation): ThreadInput {
     const { messages } = conversation;
     const keys = messages.map(messageKey);
-    const prefixes = [digest('')];
-    for (const key of keys) prefixes.push(digest(`${prefixes[prefixes.length - 1]}${key}`));
+    const prefixes = [EMPTY_PREFIX];
+    for (const key of keys) prefixes.push(digestJoined(prefixes[prefixes.length - 1] as string, key));
     return conversation.continues === undefined
       ? { messages, keys, prefixes }
       : { messages, keys, prefixes, continues: conversation.continues };
@@ -121,14 +125,24 @@ export class Threader {
       this.#scan(session);
       for (const call of session.open) call.answered = true;
     } else {
-      session = { lineage, last: '', failed: false, open: [], scanned: true, waiting: false };
+      session = {
+        lineage,
+        last: '',
+        failed: false,
+        source: undefined,
+        reply: undefined,
+        replyKey: undefined,
+        open: [],
+        scanned: true,
+        waiting: false,
+      };
       this.#sessions.set(lineage, session);
     }
     session.last = input.prefixes[input.prefixes.length - 1] as string;
     session.failed = false;
-    delete session.source;
-    delete session.reply;
-    delete session.replyKey;
+    session.source = undefined;
+    session.reply = undefined;
+    session.replyKey = undefined;
     session.open = [];
     session.scanned = true;
   }
