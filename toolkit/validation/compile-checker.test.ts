@@ -42,7 +42,9 @@ describe('the schemas compiled without a meta-schema check', () => {
   it('the meta-schema check finds what compileChecker alone lets by', () => {
     // A description that is not text, examples that are not a list: not a JSON Schema, yet it compiles.
     const broken = { type: 'object', required: ['name'], description: 42, properties: { name: { examples: 'x' } } };
-    expect(metaSchemaProblems(broken)).toBe('data/description must be string, data/properties/name/examples must be array');
+    expect(metaSchemaProblems(broken)).toBe(
+      'data/description must be string, data/properties/name/examples must be array',
+    );
     const check = compileChecker<{ name: unknown }>(broken);
     expect(check({ name: 'x' })).toEqual({ ok: true, value: { name: 'x' } });
     expect(check({})).toEqual({ ok: false, problem: "(root) must have required property 'name'" });
