@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, watch } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
+import { CLI_ENV } from '../../toolkit/scenarios/locate-cli.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 export const BUILT_CLI = join(REPO, 'dist', 'cli.js');
@@ -97,4 +99,22 @@ export function runBuiltCli(
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   return Object.assign(done, { child });
+}
+
+/**
+ * For a test file that runs the CLI's sources in-process (`main(['run', …])`, `runScenario`): the
+ * nestcast processes they start (run's and record's workers, ACP children) start from the build,
+ * built first when stale, instead of from the sources under tsx, which costs about twice the CPU
+ * per process. Call at the top level of the file; the variable is put back after the file.
+ */
+export function childrenFromBuiltCli(): void {
+  let before: string | undefined;
+  beforeAll(async () => {
+    before = process.env[CLI_ENV];
+    process.env[CLI_ENV] = await ensureBuiltCli();
+  }, 600_000);
+  afterAll(() => {
+    if (before === undefined) delete process.env[CLI_ENV];
+    else process.env[CLI_ENV] = before;
+  });
 }

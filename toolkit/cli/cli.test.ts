@@ -7,6 +7,10 @@ import { startModelServer } from '../model-server/model-server.js';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
 import { NESTCAST_VERSION } from './version.js';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 const REPO = process.cwd();
 const ANSI = /\u001b\[/;

@@ -1,12 +1,11 @@
-import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
+import type { NetworkGuard } from '../guard/network-guard.js';
 import { scrubKeyLikeEnv } from '../guard/scrub-key-env.js';
-import { reusingWorkFolders } from '../scenarios/work-folders.js';
-import { cleanExitOnSignal } from './clean-exit-on-signal.js';
+import { runWithCleanExit } from './clean-exit-run.js';
 
 /**
- * Runs `work` keyless: key-like variables removed and the network guard armed before the first
- * scenario module loads, here and in the workers started with this environment (a client built at
- * import finds no key, and what it sends is caught), and Ctrl-C leaving `recordingTargets` whole.
+ * Runs `work` keyless, as a worker of `nestcast run` does: key-like variables removed and the
+ * network guard armed before the first scenario module loads (a client built at import finds no
+ * key, and what it sends is caught), and Ctrl-C leaving `recordingTargets` whole.
  * Its scenario runs reuse their work folders (emptied, renamed) instead of removing each one, and
  * make them in `workFoldersIn` when given.
  * Everything is put back, and every work folder removed, when `work` settles.
@@ -16,6 +15,9 @@ export async function runKeyless<T>(
   work: (guard: NetworkGuard) => Promise<T>,
   options: { workFoldersIn?: string } = {},
 ): Promise<T> {
+  // Loaded here, not with this module: a worker of `nestcast record` arms no guard, and msw is
+  // about 0.3 s of CPU to load.
+  const { installNetworkGuard } = await import('../guard/network-guard.js');
   const restoreEnv = scrubKeyLikeEnv(process.env);
   const guard = installNetworkGuard();
   try {
@@ -23,23 +25,5 @@ export async function runKeyless<T>(
   } finally {
     guard.close();
     restoreEnv();
-  }
-}
-
-/**
- * `runKeyless` without dropping the keys or arming the guard, for the workers of `nestcast
- * record` (a recording against an API needs its key and reaches it): Ctrl-C leaves
- * `recordingTargets` whole, and the work folders are reused, made in `workFoldersIn` when given.
- */
-export async function runWithCleanExit<T>(
-  recordingTargets: () => readonly string[],
-  work: () => Promise<T>,
-  options: { workFoldersIn?: string } = {},
-): Promise<T> {
-  const uninstallSignals = cleanExitOnSignal(recordingTargets);
-  try {
-    return await reusingWorkFolders(work, { in: options.workFoldersIn });
-  } finally {
-    uninstallSignals();
   }
 }

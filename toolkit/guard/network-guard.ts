@@ -2,8 +2,8 @@ import type { RequestHandler } from 'msw';
 import { http } from 'msw/core/http';
 import { syncBuiltinESMExports } from 'node:module';
 import { setupServer, type SetupServer } from 'msw/node';
-import { CassetteError } from '../errors/cassette-error.js';
 import { armConnectRefusal, type ConnectRefusal } from './connect-refusal.js';
+import { assertNoNetworkEscapes } from './assert-no-network-escapes.js';
 import { requestEscape, type EscapeSink, type NetworkEscape } from './network-escape.js';
 import { armUndiciRefusal, type UndiciRefusal } from './undici-refusal.js';
 import { armWorkerThreadGuards, type WorkerThreadGuards } from './worker-thread-guards.js';
@@ -71,22 +71,6 @@ const catchAll = http.all('*', ({ request }) => {
 /** Handlers of the innermost guard answer first. */
 function refreshHandlers(): void {
   server?.resetHandlers(...[...active].reverse().flatMap((guard) => guard.options.handlers ?? []), catchAll);
-}
-
-/**
- * Throws NETWORK_ESCAPE listing `escapes`, if there are any: what a guard's `assertNoEscapes` throws,
- * also for escapes another process's guard saw (a `run --workers` worker reports its own).
- */
-export function assertNoNetworkEscapes(escapes: readonly NetworkEscape[]): void {
-  if (escapes.length === 0) return;
-  const list = escapes.map((escape) => `  ${escape.method} ${escape.url}`).join('\n');
-  throw new CassetteError(
-    'NETWORK_ESCAPE',
-    `${escapes.length} request${escapes.length === 1 ? '' : 's'} tried to reach the network during replay, which replay mode forbids (query strings omitted):\n${list}\n` +
-      'Each was failed as a network error. Serve model calls from the cassette: inject the replaying fetch into the client ' +
-      '(createReplayingFetch), or serve the cassette through msw (serveCassetteWithMsw) for code whose fetch cannot be injected. ' +
-      'To let a host through on purpose, pass installNetworkGuard({ allow }).',
-  );
 }
 
 /**

@@ -7,6 +7,10 @@ import { CHILD_ENV } from '../../harness/acp-agent/child-env.js';
 import { replaySource } from '../scenarios/model-source.js';
 import { runScenario } from '../scenarios/run-scenario.js';
 import type { ScenarioDefinition } from '../scenarios/types.js';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
+
+// The ACP children of the scenarios run here start from the build, not from the sources under tsx.
+childrenFromBuiltCli();
 
 let recordingsDir: string;
 beforeEach(async () => {

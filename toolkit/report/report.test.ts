@@ -17,6 +17,10 @@ import { checkReportData, checkReportIndex } from './report-schema.js';
 import { embeddedData, readReportPage } from './testing/read-report-page.js';
 import { tamperedSpawnOne } from './testing/tampered-recording.js';
 import type { ReportData, ReportIndexData, ReportSession } from './types.js';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 const REPO = process.cwd();
 

@@ -1,12 +1,23 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * How to start this nestcast's own CLI as a child process: the built `dist/cli.js` with plain
- * node, or, when running from the TypeScript sources (tests), `toolkit/cli/bin.ts` through tsx.
+ * A built `cli.js` every nestcast child process (run's and record's workers, ACP children) starts
+ * from, instead of the one found beside this module. The repository's tests that run the CLI's
+ * sources in-process set it to the build (test/support/built-cli.ts): a worker started from the
+ * sources under tsx costs about twice the CPU of a built one.
  */
-export function nestcastCliCommand(): { command: string; args: string[] } {
+export const CLI_ENV = 'NESTCAST_CLI';
+
+/**
+ * How to start this nestcast's own CLI as a child process: `NESTCAST_CLI` when set, else the built
+ * `dist/cli.js` with plain node, or, when running from the TypeScript sources (tests),
+ * `toolkit/cli/bin.ts` through tsx.
+ */
+export function nestcastCliCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
+  const chosen = env[CLI_ENV];
+  if (chosen !== undefined) return { command: process.execPath, args: [builtCli(chosen)] };
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let up = 0; up < 5; up++) {
     const built = join(dir, 'cli.js');
@@ -18,4 +29,12 @@ export function nestcastCliCommand(): { command: string; args: string[] } {
     dir = dirname(dir);
   }
   throw new Error(`cannot find the nestcast CLI near ${fileURLToPath(import.meta.url)}`);
+}
+
+function builtCli(path: string): string {
+  if (isAbsolute(path) && basename(path) === 'cli.js' && existsSync(path)) return path;
+  throw new Error(
+    `${CLI_ENV} is "${path}", which is not the absolute path of an existing built nestcast cli.js ` +
+      `(dist/cli.js after npm run build): set it to one, or unset it to start the CLI found beside nestcast's own files`,
+  );
 }

@@ -6,7 +6,7 @@ import { readRecording, type RecordingFiles } from '../recording-folder/read-rec
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette } from '../cassette/types.js';
 import type { Normalisation, NormalisationHook } from '../normalisation/types.js';
-import { installNetworkGuard, type NetworkGuard } from '../guard/network-guard.js';
+import type { NetworkGuard } from '../guard/network-guard.js';
 import { startModelServer, type ModelServer } from '../model-server/model-server.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import { MODEL_SERVER_STAND_IN, redirectingFetch } from '../record/redirecting-fetch.js';
@@ -111,6 +111,8 @@ function normalisationOf(options: ModelSourceOptions): { normalise?: Normalisati
 
 /** Replays the recording, or the authored script when the scenario has no recording yet. */
 export async function replaySource(options: ModelSourceOptions): Promise<ModelSource> {
+  // msw loads with replay's guard only: a recording never arms one (about 0.3 s of CPU to load).
+  const { installNetworkGuard } = await import('../guard/network-guard.js');
   const recordHint = `nestcast record ${options.scenario.name}`;
   // Read once, whole: a re-record swapping the folder in meanwhile never mixes two versions in one run.
   const recording = readRecording(options.recordingDir);

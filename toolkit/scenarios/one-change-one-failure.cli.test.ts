@@ -7,6 +7,10 @@ import { copyScenario } from '../../test/support/scenario-copies.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { CliIo } from '../cli/io.js';
 import { main } from '../cli/main.js';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 // One edited prompt in a repository scenario: the run's first divergence is the one headline;
 // the transcript and expectations it breaks are listed under it, once, wherever the run is shown.

@@ -4,6 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import { main } from '../cli/main.js';
 import type { CliIo } from '../cli/io.js';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 const REPO = process.cwd();
 

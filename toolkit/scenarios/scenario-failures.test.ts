@@ -16,6 +16,10 @@ import { paint } from '../cli/io.js';
 import { assertScenarioPassed, runScenario, type ScenarioReport } from './run-scenario.js';
 import { ScenarioError } from './scenario-error.js';
 import type { ScenarioFailureCode } from './scenario-failure.js';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 let temp: string;
 let dirs: { scenariosDir: string; recordingsDir: string };

@@ -1,9 +1,27 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../harness/schema.js';
 
-// No optimisation pass over the generated code: it makes compiling 2.5-3.5x slower and validating no faster
-// (measured on the cassette schemas), and every process that loads a recording compiles them.
-const ajv = new Ajv({ allErrors: true, strict: false, code: { optimize: false } });
+let ajv: Ajv | undefined;
+
+/**
+ * The checkers' ajv, loaded with the first check rather than with this module: `nestcast run`'s
+ * own process imports most of the toolkit and checks nothing (ajv is about 100 ms of CPU to load).
+ */
+function checkersAjv(): Ajv {
+  if (ajv !== undefined) return ajv;
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: typeof Ajv };
+  // No optimisation pass over the generated code: it makes compiling 2.5-3.5x slower and validating no faster
+  // (measured on the cassette schemas), and every process that loads a recording compiles them.
+  // No check of each schema against JSON Schema's meta-schema as it compiles: every schema here is
+  // one of this repository's own, and compile-checker.test.ts checks them all against it once,
+  // instead of every process compiling the meta-schema (30-70 ms of CPU) to check them again.
+  ajv = new AjvClass({ allErrors: true, strict: false, code: { optimize: false }, validateSchema: false });
+  return ajv;
+}
+
+/** Every schema given to `compileChecker` in this process, in order: what compile-checker.test.ts checks. */
+const given: JsonSchema[] = [];
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -14,11 +32,17 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }
  * most of which it never checks anything against.
  */
 export function compileChecker<T>(schema: JsonSchema): (value: unknown) => Checked<T> {
+  given.push(schema);
   let validate: ValidateFunction<T> | undefined;
   return (value) => {
-    validate ??= ajv.compile<T>(schema);
+    validate ??= checkersAjv().compile<T>(schema);
     return validate(value) ? { ok: true, value } : { ok: false, problem: describe(validate.errors) };
   };
+}
+
+/** The schemas given to `compileChecker` so far in this process (the modules that call it at load: once imported). */
+export function checkerSchemas(): readonly JsonSchema[] {
+  return given;
 }
 
 /**

@@ -6,6 +6,10 @@ import { makeTempDir, removeTempDir } from '../../../test/support/temp-dir.js';
 import { startModelServer, type ModelServer } from '../../model-server/model-server.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
+import { childrenFromBuiltCli } from '../../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 const KEY = 'sk-test-record-model-0123456789';
 

@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { META_FILE } from '../../cassette/lineage-file.js';
 import { loadCassette } from '../../cassette/load-cassette.js';
 import { ambiguityLines } from '../ambiguity-lines.js';
-import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
+import { assertNoNetworkEscapes } from '../../guard/assert-no-network-escapes.js';
 import { listScenarios } from '../../scenarios/load-scenarios.js';
 import type { ScenarioReport } from '../../scenarios/run-scenario.js';
 import { selectScenarios } from '../../scenarios/select-scenarios.js';

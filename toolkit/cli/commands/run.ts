@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { assertNoNetworkEscapes } from '../../guard/network-guard.js';
+import { assertNoNetworkEscapes } from '../../guard/assert-no-network-escapes.js';
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarioFiles, listScenarios } from '../../scenarios/load-scenarios.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
@@ -9,7 +9,7 @@ import { REPORTERS } from '../reporters/index.js';
 import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
 import { writeCiReport, type CiReport } from '../ci-report.js';
-import { runKeyless } from '../keyless-run.js';
+import { runWithoutKeys } from '../clean-exit-run.js';
 import { parseCommandLine } from '../parse.js';
 import { parseTimeoutOption, requireScenarios } from '../scenario-selection.js';
 import { allToVerdicts, assertNoLostWorkers } from '../workers/all-to-verdicts.js';
@@ -54,9 +54,9 @@ export const runCommand: Command = {
     const names = await selectRunScenarios(request);
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    return runKeyless(
+    return runWithoutKeys(
       () => names.map((name) => resolve(request.run.recordingsDir, name)),
-      async (guard) => {
+      async () => {
         // Without --output the report is the command's stdout, so nothing else may be printed there.
         const stdout = request.ci !== undefined && request.ci.output === undefined ? () => undefined : io.stdout;
         const { reports, workerEscapes, lostWorkers } = await allToVerdicts(
@@ -64,9 +64,9 @@ export const runCommand: Command = {
           { run: request.run, workers: request.workers, reportDir: request.reportDir },
           { ...io, stdout },
         );
-        // Between scenarios too (a timer a module started): each scenario's own guard sees only its run.
-        // A worker's guard caught what happened in that worker.
-        assertNoNetworkEscapes([...guard.escapes(), ...workerEscapes]);
+        // Between scenarios too (a timer a module started): what each worker's guard caught outside
+        // any scenario's run. Scenario code runs only in workers.
+        assertNoNetworkEscapes(workerEscapes);
         assertNoLostWorkers(lostWorkers);
         if (request.ci !== undefined) {
           const durationMs = performance.now() - started;

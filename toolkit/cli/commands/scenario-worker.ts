@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
-import { assertNoNetworkEscapes, type NetworkEscape } from '../../guard/network-guard.js';
+import { assertNoNetworkEscapes } from '../../guard/assert-no-network-escapes.js';
+import type { NetworkEscape } from '../../guard/network-guard.js';
 import { runScenarioFile } from '../../scenarios/run-scenario-file.js';
 import { describeError } from '../../../harness/error-text.js';
 import type { Command } from '../command.js';
-import { runKeyless, runWithCleanExit } from '../keyless-run.js';
+import { runWithCleanExit } from '../clean-exit-run.js';
+import { runKeyless } from '../keyless-run.js';
 import { parseCommandLine } from '../parse.js';
 import { runOptions } from './run.js';
 import type { RunEvidence, ScenarioReport } from '../../scenarios/run-scenario.js';

@@ -6,6 +6,10 @@ import { copyScenario } from '../../../test/support/scenario-copies.js';
 import { makeTempDir, removeTempDir } from '../../../test/support/temp-dir.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
+import { childrenFromBuiltCli } from '../../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 // A suite split over four CI machines, merged: the same report as one machine running it all.
 let project: string;

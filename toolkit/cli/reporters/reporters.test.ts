@@ -12,6 +12,10 @@ import type { CliIo } from '../io.js';
 import { main } from '../main.js';
 import { jsonReporter } from './json-reporter.js';
 import { junitReporter, xml } from './junit-reporter.js';
+import { childrenFromBuiltCli } from '../../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 /** What vitest itself would pick for `--shard index/count` if each name were a test file at the root. */
 async function vitestShard(names: readonly string[], index: number, count: number): Promise<string[]> {

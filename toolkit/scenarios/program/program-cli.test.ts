@@ -7,6 +7,10 @@ import { main } from '../../cli/main.js';
 import { checkReportData } from '../../report/report-schema.js';
 import { readReportPage } from '../../report/testing/read-report-page.js';
 import type { ReportData } from '../../report/types.js';
+import { childrenFromBuiltCli } from '../../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 const NAME = 'agents-sdk-parallel';
 

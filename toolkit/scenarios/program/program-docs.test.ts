@@ -5,6 +5,10 @@ import { docSnippet } from '../../../test/support/doc-snippet.js';
 import { makeTempDir, removeTempDir } from '../../../test/support/temp-dir.js';
 import type { CliIo } from '../../cli/io.js';
 import { main } from '../../cli/main.js';
+import { childrenFromBuiltCli } from '../../../test/support/built-cli.js';
+
+// The workers `main` starts run from the build: the file proves the commands, not the sources' loader.
+childrenFromBuiltCli();
 
 const REPO = process.cwd();
 const DOC = join(REPO, 'docs', 'scenarios.md');
