@@ -1,4 +1,6 @@
-import { signalGroup } from './process-group.js';
+import { groupMembers, signalGroup } from './process-group.js';
+import { sleepReferenced } from './sleep.js';
+import { KILL_WAIT_MS } from './terminate-child.js';
 
 /**
  * Process groups of ACP children still alive in this process. Each child leads a group of its
@@ -10,6 +12,8 @@ const live = new Set<number>();
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** Between the forwarded SIGTERM and the SIGKILL of what ignored it, when we exit on the signal. */
 const SIGNAL_GRACE_MS = 200;
+/** How often the killed groups are probed before we exit on the signal. */
+const GONE_PROBE_MS = 5;
 let leaving = false;
 
 function onSignal(signal: NodeJS.Signals): void {
@@ -19,10 +23,20 @@ function onSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) !== 1 || leaving) return;
   leaving = true;
   setTimeout(() => {
+    const groups = [...live];
     onExit();
     unwatch();
-    process.kill(process.pid, signal);
+    // SIGKILL is delivered at once but a process dies when next scheduled (a large one takes a
+    // while to free its memory): exit only once nothing of the groups runs, so whoever waited for
+    // our exit finds no child alive.
+    void groupsGoneWithin(groups, KILL_WAIT_MS).then(() => process.kill(process.pid, signal));
   }, SIGNAL_GRACE_MS);
+}
+
+async function groupsGoneWithin(groups: readonly number[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (groups.some((pgid) => groupMembers(pgid).length > 0) && Date.now() < deadline)
+    await sleepReferenced(GONE_PROBE_MS);
 }
 
 function onExit(): void {
