@@ -10,6 +10,7 @@ import { scriptedResponse, startLoopbackServer, wait, write } from '../test/supp
 import { startServeProcess } from '../test/support/serve-process.js';
 import { FRAMES, MESSAGES, MODEL } from './fixtures/stream-50.js';
 import { compare, stats, statsOf, type Subject } from './measure.js';
+import { startForwardingProxy } from './peers/forwarding-proxy.js';
 import { liveSseServer } from './peers/loopback-sse.js';
 import { ratioRow, type Row } from './table.js';
 
@@ -126,9 +127,16 @@ async function rootsRecordedFrom(url: string): Promise<Cassette> {
 
 /** A model that thinks for 5 ms before its first event, then streams 50 events, as a real endpoint would. */
 const PACED = [wait(5), ...FRAMES.map((frame) => write(frame))];
+/**
+ * Untimed rounds first: each endpoint a process of its own starts cold, and a recording session
+ * makes many calls; the goal is the steady added time, not the JIT's first ones.
+ */
+const RECORD_WARMUP = 40;
 
 /** The record half's subjects, each timed against the upstream called directly in the same round. */
 const THROUGH = {
+  tcp: 'through a TCP pipe, own process',
+  http: 'through a bare node:http proxy, own process',
   process: 'through serve --record, own process',
   library: 'through startModelServer, in-process',
 } as const;
@@ -137,18 +145,28 @@ const THROUGH = {
  * Record mode as users run it, `nestcast serve --record` in a process of its own between the
  * program and the API (the built CLI), holds the goal; the library endpoint in the client's own
  * process is shown beside it: there the endpoint's work and the client's share one event loop.
+ * Two forwarders that do nothing but forward, each a process of its own, are the floor beside
+ * them: a TCP pipe (the process hop alone) and a bare node:http proxy (the hop with HTTP parsed
+ * and written again on each side, as any recorder must).
  */
 async function recordRows(): Promise<Row[]> {
   const upstream = await startLoopbackServer(scriptedResponse(PACED));
   const dir = await mkdtemp(join(tmpdir(), 'nestcast-bench-record-'));
+  const tcp = await startForwardingProxy('tcp', upstream.url);
+  const http = await startForwardingProxy('http', upstream.url);
   const library = await startModelServer({ record: join(dir, 'library'), upstream: upstream.url });
   const served = await startServeProcess(['--record', join(dir, 'process'), '--upstream', upstream.url], dir);
-  const endpoints: Record<string, string> = { [THROUGH.process]: served.url, [THROUGH.library]: library.url };
+  const endpoints: Record<string, string> = {
+    [THROUGH.tcp]: tcp.url,
+    [THROUGH.http]: http.url,
+    [THROUGH.process]: served.url,
+    [THROUGH.library]: library.url,
+  };
   const direct: number[] = [];
   const through = new Map<string, number[]>(Object.keys(endpoints).map((name) => [name, []]));
   const added = new Map<string, number[]>(Object.keys(endpoints).map((name) => [name, []]));
   try {
-    for (let round = -5; round < ROUNDS; round++) {
+    for (let round = -RECORD_WARMUP; round < ROUNDS; round++) {
       // Paired: each round times every subject, in an order that turns each round, and keeps the differences.
       const urls = [upstream.url, ...Object.values(endpoints)];
       const turn = mod(round, urls.length);
@@ -164,6 +182,8 @@ async function recordRows(): Promise<Row[]> {
     }
   } finally {
     await upstream.close();
+    await tcp.stop();
+    await http.stop();
   }
   const summary = await library.close();
   const stopped = await served.stop();
