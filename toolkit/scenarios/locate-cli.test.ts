@@ -32,7 +32,12 @@ describe('nestcastCliCommand', () => {
       join(import.meta.dirname, 'locate-cli.ts'),
     ])
       expect(() => nestcastCliCommand({ [CLI_ENV]: path })).toThrow(
-        `NESTCAST_CLI is "${path}", which is not the absolute path of an existing built nestcast cli.js`,
+        expect.objectContaining({
+          code: 'CLI_NOT_FOUND',
+          message: expect.stringContaining(
+            `NESTCAST_CLI is "${path}", which is not the absolute path of an existing built nestcast cli.js`,
+          ),
+        }),
       );
   });
 });

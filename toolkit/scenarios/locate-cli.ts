@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ScenarioError } from './scenario-error.js';
 
 /**
  * A built `cli.js` every nestcast child process (run's and record's workers, ACP children) starts
@@ -28,12 +29,17 @@ export function nestcastCliCommand(env: NodeJS.ProcessEnv = process.env): { comm
       return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), source] };
     dir = dirname(dir);
   }
-  throw new Error(`cannot find the nestcast CLI near ${fileURLToPath(import.meta.url)}`);
+  throw new ScenarioError(
+    'CLI_NOT_FOUND',
+    `Cannot find the nestcast CLI near ${fileURLToPath(import.meta.url)}: neither a built dist/cli.js nor ` +
+      `toolkit/cli/bin.ts is there. Reinstall nestcast (or run npm run build in its clone), or set ${CLI_ENV} to a built cli.js.`,
+  );
 }
 
 function builtCli(path: string): string {
   if (isAbsolute(path) && basename(path) === 'cli.js' && existsSync(path)) return path;
-  throw new Error(
+  throw new ScenarioError(
+    'CLI_NOT_FOUND',
     `${CLI_ENV} is "${path}", which is not the absolute path of an existing built nestcast cli.js ` +
       `(dist/cli.js after npm run build): set it to one, or unset it to start the CLI found beside nestcast's own files`,
   );

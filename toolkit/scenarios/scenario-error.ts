@@ -35,6 +35,8 @@ export type ScenarioErrorCode =
   | 'VERDICT_FORGED'
   /** A process scenario code started was still running when the scenario ended (it was killed). */
   | 'PROCESS_LEFT_RUNNING'
+  /** The nestcast CLI that child processes start from is not where it should be, or `NESTCAST_CLI` names no built cli.js. */
+  | 'CLI_NOT_FOUND'
   /** A thrown value that carries no code of its own. */
   | 'ERROR';
 
