@@ -77,6 +77,14 @@ export interface WireProtocol {
    */
   mayCallTools(response: RecordedResponse): boolean;
 
+  /**
+   * Whether a recorded answer certainly has a reply (`reply` would not be `undefined`), told
+   * without parsing all of it; `false` when unsure. Threading reads replies lazily, but a call whose
+   * answer has no reply is retried in its own session, so an answer this cannot vouch for is parsed
+   * at once. It must never say `true` of an answer without a reply.
+   */
+  surelyReplies(response: RecordedResponse): boolean;
+
   /** What one streamed event carried, for the report's timeline; `undefined` for bookkeeping events. */
   eventKind(event: { readonly data: string; readonly event?: string }): StreamPhase | undefined;
 

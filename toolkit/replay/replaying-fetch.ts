@@ -17,8 +17,7 @@ import { callProtocol, protocolById, protocolOf, type CallProtocol } from '../pr
 import type { WireProtocol } from '../protocols/wire-protocol.js';
 import { withUrlFields } from '../protocols/url-fields.js';
 import { authoredResponse } from './authored-response.js';
-import type { ReplySource } from '../threading/threader.js';
-import { conversationOf } from '../threading/thread-calls.js';
+import { conversationOf, replyOf } from '../threading/thread-calls.js';
 import { Threader } from '../threading/threader.js';
 import {
   ambiguousChildFailure,
@@ -230,7 +229,7 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
     const response =
       authored && protocol ? authoredResponse(protocol, entry.response, authored, stream, url) : entry.response;
     if (named === undefined)
-      threader.settle(lineage, recordedReply(response, authored ? protocol : protocolById(entry.protocol)));
+      threader.settle(lineage, replyOf(authored ? protocol : protocolById(entry.protocol), response));
 
     // An authored turn answers either way; a recorded stream answers only a streaming call, and the reverse.
     const switched = entry.request === null ? undefined : streamSwitch(entry.response, stream);
@@ -294,23 +293,6 @@ export function createReplayingFetch(cassette: Cassette, options: ReplayOptions 
       if (left.length > 0) throw unconsumedCalls(left, context);
     },
   });
-}
-
-/** Recorded replies are immutable: each is parsed at most once, and only when a later call needs it. */
-const replies = new WeakMap<RecordedResponse, ReplySource>();
-
-function recordedReply(response: RecordedResponse, protocol: WireProtocol | undefined): ReplySource {
-  if ('error' in response || !protocol) return undefined;
-  let source = replies.get(response);
-  if (!source) {
-    let parsed: { reply: ReturnType<WireProtocol['reply']> } | undefined;
-    source = {
-      load: () => (parsed ??= { reply: protocol.reply(response) }).reply,
-      mayAskForTools: protocol.mayCallTools(response),
-    };
-    replies.set(response, source);
-  }
-  return source;
 }
 
 /** A streaming call answered from a JSON recording, or the reverse: the client could not read it. */

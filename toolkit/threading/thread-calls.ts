@@ -50,7 +50,27 @@ export function conversationOf(protocol: WireProtocol | undefined, body: Json | 
   return protocol.conversation(body);
 }
 
-/** A recorded answer as the threader reads it: the protocol's reply (an opaque call has none). */
+/** Recorded answers are immutable: each is read at most once, by whichever of these asks first. */
+const replies = new WeakMap<RecordedResponse, ReplySource>();
+
+/**
+ * A recorded answer as the threader reads it, the one way recording, replay and importers all read
+ * it, so they file every call alike: `undefined` for a failure, an opaque call, or an answer with
+ * no reply (its session's next call retries it). An answer its protocol vouches has a reply is
+ * parsed only when a later call needs it (most never are), with whether it may ask for tools told
+ * from its text; any other is parsed at once to tell whether it has one.
+ */
 export function replyOf(protocol: WireProtocol | undefined, response: RecordedResponse): ReplySource {
-  return protocol?.reply(response);
+  if ('error' in response || !protocol) return undefined;
+  if (replies.has(response)) return replies.get(response);
+  let source: ReplySource;
+  if (protocol.surelyReplies(response)) {
+    let parsed: { reply: ReturnType<WireProtocol['reply']> } | undefined;
+    source = {
+      load: () => (parsed ??= { reply: protocol.reply(response) }).reply,
+      mayAskForTools: protocol.mayCallTools(response),
+    };
+  } else source = protocol.reply(response);
+  replies.set(response, source);
+  return source;
 }

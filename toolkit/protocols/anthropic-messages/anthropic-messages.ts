@@ -4,7 +4,7 @@ import { conversationOf } from './conversation.js';
 import { errorResponse } from './error-response.js';
 import { eventKind, mayCallTools } from './event-kind.js';
 import { render } from './render.js';
-import { replyOf } from './reply.js';
+import { replyOf, surelyReplies } from './reply.js';
 import { anthropicRequestSummary, anthropicStopReason } from './request-summary.js';
 
 /**
@@ -28,6 +28,7 @@ export const anthropicMessages: WireProtocol = {
   stopReason: anthropicStopReason,
   reply: replyOf,
   mayCallTools,
+  surelyReplies,
   eventKind,
   endpoint: () => 'v1/messages',
   errorResponse,

@@ -72,6 +72,23 @@ function replyOfMessage(message: unknown): ReplyOf | undefined {
   return assemble(blocks, tokenUsage(usageOf(message['usage'], {})));
 }
 
+/**
+ * Whether a stream surely has a reply: no event mentions `error` (anywhere, so an `error` event
+ * however it is written is caught; a mention in the text only costs a parse), and its first event,
+ * the only one parsed, starts the message.
+ */
+export function surelyReplies(response: RecordedResponse): boolean {
+  if (!('events' in response) || response.status >= 400) return false;
+  let first: string | undefined;
+  for (const event of response.events) {
+    if (!('data' in event)) continue;
+    if (event.data.includes('error')) return false;
+    first ??= event.data;
+  }
+  const data = first === undefined ? undefined : parse(first);
+  return isRecord(data) && data['type'] === 'message_start' && isRecord(data['message']);
+}
+
 function assemble(blocks: readonly Block[], usage: TokenUsage | undefined): ReplyOf {
   let text = '';
   const toolCalls: NeutralToolCall[] = [];

@@ -3,7 +3,7 @@ import { chatConversation } from './conversation.js';
 import { chatErrorResponse } from './error-response.js';
 import { chatEventKind } from './event-kind.js';
 import { renderChat } from './render.js';
-import { chatMayCallTools, chatReply } from './reply-of-response.js';
+import { chatMayCallTools, chatReply, chatSurelyReplies } from './reply-of-response.js';
 import { chatRequestSummary, chatStopReason } from './request-summary.js';
 
 /**
@@ -25,6 +25,7 @@ export const chatCompletions: WireProtocol = {
   stopReason: chatStopReason,
   reply: chatReply,
   mayCallTools: chatMayCallTools,
+  surelyReplies: chatSurelyReplies,
   eventKind: chatEventKind,
   endpoint: () => 'chat/completions',
   errorResponse: chatErrorResponse,

@@ -64,6 +64,11 @@ export function chatMayCallTools(response: RecordedResponse): boolean {
   return response.events.some((event) => 'data' in event && event.data.includes('"tool_calls"'));
 }
 
+/** A stream always assembles into a reply (text, tool calls or neither); a JSON body must be parsed to tell. */
+export function chatSurelyReplies(response: RecordedResponse): boolean {
+  return 'events' in response;
+}
+
 function replyOfBody(body: string): ReplyOf | undefined {
   const parsed = parseJson(body);
   const message = isObject(parsed) ? firstChoice(parsed)?.['message'] : undefined;

@@ -4,7 +4,7 @@ import { conversationOf } from './conversation.js';
 import { errorResponse } from './error-response.js';
 import { eventKind, mayCallTools } from './event-kind.js';
 import { render } from './render.js';
-import { replyOf } from './reply.js';
+import { replyOf, surelyReplies } from './reply.js';
 import { geminiRequestSummary, geminiStopReason } from './request-summary.js';
 
 /** The model an exported Gemini call is filed under when its cassette predates stored URL fields. */
@@ -40,6 +40,7 @@ export const gemini: WireProtocol = {
   stopReason: geminiStopReason,
   reply: replyOf,
   mayCallTools,
+  surelyReplies,
   eventKind,
   endpoint: (body, stream) => {
     const model = urlField(body, 'model');

@@ -49,6 +49,26 @@ function usageOf(metadata: unknown): TokenUsage | undefined {
   return { input: count('promptTokenCount'), output: count('candidatesTokenCount') + count('thoughtsTokenCount') };
 }
 
+/**
+ * Whether a stream surely has a reply: no chunk mentions `error` (anywhere; a mention in the text
+ * only costs a parse), every chunk is written as an object (`{…}`), and the first, the only one
+ * parsed, has a candidate. A chunk written as an object that is not JSON (no server sends one) is
+ * taken for one; recording and replay decide alike, so a session is filed the same either way.
+ */
+export function surelyReplies(response: RecordedResponse): boolean {
+  if (!('events' in response) || response.status >= 400) return false;
+  let first: string | undefined;
+  for (const event of response.events) {
+    if (!('data' in event)) continue;
+    const data = event.data.trim();
+    if (data.includes('error') || !data.startsWith('{') || !data.endsWith('}')) return false;
+    first ??= data;
+  }
+  const chunk = first === undefined ? undefined : parse(first);
+  const candidates = isRecord(chunk) ? chunk['candidates'] : undefined;
+  return Array.isArray(candidates) && isRecord(candidates[0]);
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);

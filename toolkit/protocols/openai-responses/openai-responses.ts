@@ -3,7 +3,7 @@ import { responsesConversation } from './conversation.js';
 import { responsesErrorResponse } from './error-response.js';
 import { responsesEventKind } from './event-kind.js';
 import { renderResponses } from './render.js';
-import { responsesMayCallTools, responsesReply } from './reply.js';
+import { responsesMayCallTools, responsesReply, responsesSurelyReplies } from './reply.js';
 import { responsesRequestSummary, responsesStopReason } from './request-summary.js';
 
 /**
@@ -30,6 +30,7 @@ export const openaiResponses: WireProtocol = {
   stopReason: responsesStopReason,
   reply: responsesReply,
   mayCallTools: responsesMayCallTools,
+  surelyReplies: responsesSurelyReplies,
   eventKind: responsesEventKind,
   endpoint: () => 'responses',
   errorResponse: responsesErrorResponse,

@@ -45,6 +45,26 @@ export function responsesMayCallTools(response: RecordedResponse): boolean {
   return response.events.some((event) => 'data' in event && event.data.includes('"function_call"'));
 }
 
+/**
+ * Whether a stream surely has a reply: nothing in it mentions `response.failed` (anywhere, so a
+ * failure however it is written is caught; a mention in the text only costs a parse), and its last
+ * event, the only one parsed, is `response.completed` or `response.incomplete` with output items.
+ */
+export function responsesSurelyReplies(response: RecordedResponse): boolean {
+  if (!('events' in response)) return false;
+  let last: string | undefined;
+  for (const event of response.events) {
+    if (!('data' in event)) continue;
+    if (event.data.includes('response.failed')) return false;
+    last = event.data;
+  }
+  const data = last === undefined ? undefined : parseJson(last);
+  if (!isObject(data) || (data['type'] !== 'response.completed' && data['type'] !== 'response.incomplete'))
+    return false;
+  const final = data['response'];
+  return isObject(final) && Array.isArray(final['output']) && final['output'].length > 0;
+}
+
 function replyOf(response: JsonObject, output: readonly Json[]): ReplyOf {
   let text = '';
   const toolCalls: NeutralToolCall[] = [];
