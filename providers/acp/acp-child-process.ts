@@ -59,6 +59,13 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
   });
   const pgid = child.pid;
   const untrack = pgid === undefined ? () => undefined : trackGroup(pgid);
+  // A group with nothing left in it once the child exits is untracked then, not at dispose: its
+  // id is free, and the kernel may give it to an unrelated group that a forwarded signal or the
+  // SIGKILL at exit must never reach. A group something still runs in stays tracked (its id is
+  // held) until the ladder kills it.
+  void exited.then(() => {
+    if (pgid !== undefined && groupMembers(pgid).length === 0) untrack();
+  });
   // Frames the child wrote just before it exited may still be in the pipe when 'exit' fires.
   const drained = new Promise<void>((resolve) => {
     child.stdout.once('close', resolve);
