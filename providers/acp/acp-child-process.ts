@@ -59,12 +59,15 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
   });
   const pgid = child.pid;
   const untrack = pgid === undefined ? () => undefined : trackGroup(pgid);
-  // A group with nothing left in it once the child exits is untracked then, not at dispose: its
-  // id is free, and the kernel may give it to an unrelated group that a forwarded signal or the
-  // SIGKILL at exit must never reach. A group something still runs in stays tracked (its id is
-  // held) until the ladder kills it.
+  // A group with nothing left in it once the child exits is ours no more: its id is free, and the
+  // kernel may give it to an unrelated group, which neither the ladder, a forwarded signal nor the
+  // SIGKILL at exit may reach. It is untracked then, not at dispose. A group something still runs
+  // in stays ours (its id is held while it has a member) until the ladder kills it.
+  let freed = false;
   void exited.then(() => {
-    if (pgid !== undefined && groupMembers(pgid).length === 0) untrack();
+    if (pgid === undefined || groupMembers(pgid).length > 0) return;
+    freed = true;
+    untrack();
   });
   // Frames the child wrote just before it exited may still be in the pipe when 'exit' fires.
   const drained = new Promise<void>((resolve) => {
@@ -88,9 +91,9 @@ export function spawnAcpChild(spec: ChannelSpec, logger: Logger, onFrame?: Frame
           exited,
           exit: () => exit,
           endInput: () => child.stdin.end(),
-          members: () => (pgid === undefined ? [] : groupMembers(pgid)),
+          members: () => (pgid === undefined || freed ? [] : groupMembers(pgid)),
           signal: (signal) => {
-            if (pgid !== undefined) signalGroup(pgid, signal);
+            if (pgid !== undefined && !freed) signalGroup(pgid, signal);
           },
         },
         graces,
