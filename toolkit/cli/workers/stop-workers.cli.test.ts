@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuiltCli, runBuiltCli } from '../../../test/support/built-cli.js';
-import { answeringScenario, makeScenarioProject, toolScenario } from '../../../test/support/scenario-project.js';
+import {
+  answeringScenario,
+  BLOCKS_FOREVER,
+  makeScenarioProject,
+  toolScenario,
+} from '../../../test/support/scenario-project.js';
 import { removeTempDir } from '../../../test/support/temp-dir.js';
 
 beforeAll(async () => {
@@ -42,15 +47,15 @@ async function within(ms: number, check: () => Promise<boolean> | boolean): Prom
 
 /**
  * A tool that starts `sleep 100` twice (attached, and detached in a session of its own), writes
- * `<worker pid> <sleep pids…>` to a file in $MARKS, then spins forever.
+ * `<worker pid> <sleep pids…>` to a file in $MARKS, then never gives control back.
  */
-const SPINNING_TOOL = `async () => {
+const BLOCKED_TOOL = `async () => {
     const { spawn } = await import('node:child_process');
     const { writeFileSync } = await import('node:fs');
     const pids = [spawn('sleep', ['100'], { stdio: 'ignore' }).pid];
     pids.push(spawn('sleep', ['100'], { detached: true, stdio: 'ignore' }).pid);
     writeFileSync(process.env.MARKS + '/' + process.pid, [process.pid, ...pids].join(' '));
-    while (true) {}
+    ${BLOCKS_FOREVER}
   }`;
 
 describe('nothing scenario code starts outlives the run', () => {
@@ -130,18 +135,18 @@ describe('nothing scenario code starts outlives the run', () => {
   }, 120_000);
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL'] as const) {
-    test(`${signal} to the parent alone leaves no worker, no process a scenario started and no work folder after 2 s, while every worker spins`, async () => {
+    test(`${signal} to the parent alone leaves no worker, no process a scenario started and no work folder after 2 s, while no worker's scenario code ever gives control back`, async () => {
       project = await makeScenarioProject({
-        'a-spins': toolScenario('a-spins', SPINNING_TOOL, 'timeout: 600,'),
-        'b-spins': toolScenario('b-spins', SPINNING_TOOL, 'timeout: 600,'),
+        'a-blocked': toolScenario('a-blocked', BLOCKED_TOOL, 'timeout: 600,'),
+        'b-blocked': toolScenario('b-blocked', BLOCKED_TOOL, 'timeout: 600,'),
       });
       const marks = join(project, 'marks');
       const tmp = join(project, 'tmp');
       await mkdir(marks);
       await mkdir(tmp);
       const run = runBuiltCli(['run', '--workers', '2'], { cwd: project, env: { MARKS: marks, TMPDIR: tmp } });
-      const spinning = async () => (await readdir(marks)).length === 2;
-      expect(await within(60_000, spinning)).toBe(true);
+      const blocked = async () => (await readdir(marks)).length === 2;
+      expect(await within(60_000, blocked)).toBe(true);
       const pids = (await Promise.all((await readdir(marks)).map((file) => readFile(join(marks, file), 'utf8'))))
         .flatMap((text) => text.split(' '))
         .map(Number);

@@ -2,7 +2,12 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuiltCli, runBuiltCli } from '../../../test/support/built-cli.js';
-import { answeringScenario, makeScenarioProject, toolScenario } from '../../../test/support/scenario-project.js';
+import {
+  answeringScenario,
+  BLOCKS_FOREVER,
+  makeScenarioProject,
+  toolScenario,
+} from '../../../test/support/scenario-project.js';
 import { removeTempDir } from '../../../test/support/temp-dir.js';
 
 beforeAll(async () => {
@@ -23,9 +28,10 @@ const MODES = [
 ] as const;
 
 describe('scenario code never decides the verdict, and never holds the run', () => {
-  test('code that never yields, at import or in a tool, fails with SCENARIO_TIMEOUT in every mode, and the scenarios after it still run', async () => {
+  test('code that never yields, blocked at import or spinning in a tool, fails with SCENARIO_TIMEOUT in every mode, and the scenarios after it still run', async () => {
     project = await makeScenarioProject({
-      'a-spins-at-import': 'while (true) {}\nexport default {};\n',
+      // Blocked rather than spinning: the import limit is 10 s whatever --timeout says, in three runs at once.
+      'a-blocks-at-import': `${BLOCKS_FOREVER}\nexport default {};\n`,
       // A limit of its own long enough to reach the tool on a loaded machine.
       'b-spins-in-a-tool': toolScenario('b-spins-in-a-tool', '() => { while (true) {} }', 'timeout: 5,'),
       'c-fine': answeringScenario('c-fine', 'hello'),
@@ -39,7 +45,7 @@ describe('scenario code never decides the verdict, and never holds the run', () 
       const mode = MODES[index]?.join(' ');
       expect(run.code, mode).toBe(1);
       expect(run.stdout, mode).toMatch(
-        /✗ a-spins-at-import[^\n]*\n\s+SCENARIO_TIMEOUT a-spins-at-import: importing its file did not finish within its time limit of 10 s, and its code never gave control back/,
+        /✗ a-blocks-at-import[^\n]*\n\s+SCENARIO_TIMEOUT a-blocks-at-import: importing its file did not finish within its time limit of 10 s, and its code never gave control back/,
       );
       expect(run.stdout, mode).toMatch(
         /✗ b-spins-in-a-tool[^\n]*\n\s+SCENARIO_TIMEOUT b-spins-in-a-tool: did not finish within its time limit of 5 s, and its code never gave control back/,
@@ -108,7 +114,7 @@ describe('scenario code never decides the verdict, and never holds the run', () 
 
   test('a report or started message scenario code sends on its worker channel (process.send) never gives a verdict nor moves the watchdog: the scenario fails with VERDICT_FORGED and the next one still runs', async () => {
     const forged = (name: string, message: string) =>
-      toolScenario(name, `() => { process.send!(${message}); while (true) {} }`, 'timeout: 2,');
+      toolScenario(name, `() => { process.send!(${message}); ${BLOCKS_FOREVER} }`, 'timeout: 2,');
     const passing = (name: string) =>
       `{ name: '${name}', mode: 'replay', source: 'none', sessions: 1, modelCalls: 1, passed: true, failures: [], durationMs: 1, wroteTranscripts: false }`;
     project = await makeScenarioProject({
