@@ -1,6 +1,7 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childrenFromBuiltCli } from '../../test/support/built-cli.js';
 import { docSnippet } from '../../test/support/doc-snippet.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { CliIo } from './io.js';
@@ -8,6 +9,8 @@ import { main } from './main.js';
 
 const REPO = process.cwd();
 let project: string;
+
+childrenFromBuiltCli();
 
 async function nestcast(...argv: string[]): Promise<{ status: number; out: string }> {
   let out = '';
