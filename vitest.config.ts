@@ -2,10 +2,13 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that start processes, hold process-wide state (signal handlers, live workers, ACP
- * process groups) or drive the built CLI: each keeps a fork of its own. Every other file shares a
- * fork with the files before it (`isolate: false`), which saves a fork's start and module loading,
- * about 1.3 s of CPU, per file (docs/performance.md).
+ * Test files that keep a fork of their own: those driving the built CLI (`*.cli.test.ts`), and the
+ * folders whose tests hold process-wide state that can outlive a test (the CLI's signal handlers and
+ * live workers, the ACP provider's process groups) or start long-lived programs (test/, serve, the
+ * fuzz factories). Every other file shares a fork with the files before it (`isolate: false`),
+ * which saves a fork's start and module loading, about 1.3 s of CPU, per file (docs/performance.md);
+ * such a file puts back what it changes (environment, globals, listeners) and waits for the
+ * processes it starts.
  */
 const OWN_PROCESS = [
   '**/*.cli.test.ts',
