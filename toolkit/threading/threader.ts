@@ -77,7 +77,11 @@ export class Threader {
   readonly #ambiguities: AmbiguousChild[] = [];
   /** Continuation handle → the session whose reply carried it, filled from `#unhandled` when a call names one. */
   readonly #handles = new Map<string, SessionThread>();
-  #unhandled: SessionThread[] = [];
+  /**
+   * Replies not yet read for their handle, each with its session. The reply itself is kept, not
+   * only the session: a call may name the handle of a reply its session has since moved past.
+   */
+  #unhandled: { readonly session: SessionThread; readonly source: Exclude<ReplySource, undefined> }[] = [];
   #roots = 0;
 
   input(conversation: Conversation): ThreadInput {
@@ -155,7 +159,7 @@ export class Threader {
     session.failed = reply === undefined;
     if (reply !== undefined) {
       session.source = reply;
-      this.#unhandled.push(session);
+      this.#unhandled.push({ session, source: reply });
     }
     const mayAsk =
       reply !== undefined && ('load' in reply ? reply.mayAskForTools : (reply.message.toolCalls?.length ?? 0) > 0);
@@ -177,8 +181,9 @@ export class Threader {
   #handled(handle: string): SessionThread | undefined {
     const known = this.#handles.get(handle);
     if (known) return known;
-    for (const session of this.#unhandled) {
-      const carried = this.#replyOf(session)?.handle;
+    for (const { session, source } of this.#unhandled) {
+      // A lazy reply is parsed once whoever asks (see replyOf in thread-calls.ts).
+      const carried = ('load' in source ? source.load() : source)?.handle;
       if (carried !== undefined) this.#handles.set(carried, session);
     }
     this.#unhandled = [];

@@ -126,6 +126,35 @@ describe('OpenAI Responses threading', () => {
     expect(ambiguities).toEqual([]);
   });
 
+  test('previous_response_id naming a reply its session has since moved past (continued by content) continues that session, not a new root', () => {
+    const { lineages } = threadCalls([
+      {
+        protocol: 'openai-responses',
+        request: { instructions: 'Plan.', input: 'Sail?' },
+        response: renderOf({ text: 'Sail at 6.' }, true, 'p1'),
+      },
+      {
+        protocol: 'openai-responses',
+        request: {
+          instructions: 'Plan.',
+          input: [
+            { role: 'user', content: 'Sail?' },
+            { role: 'assistant', content: 'Sail at 6.' },
+            { role: 'user', content: 'And back?' },
+          ],
+        },
+        response: renderOf({ text: 'At noon.' }, true, 'p2'),
+      },
+      // Branches from the first answer, as a "regenerate" from an earlier turn does.
+      {
+        protocol: 'openai-responses',
+        request: { previous_response_id: 'resp_p1', input: [{ role: 'user', content: 'And tomorrow?' }] },
+        response: renderOf({ text: 'At 7.' }, true, 'p3'),
+      },
+    ]);
+    expect(lineages).toEqual(['main', 'main', 'main']);
+  });
+
   test('a JSON answer is a reply like a stream: its function calls start children and its id is the handle', () => {
     const json = renderOf({ toolCalls: [{ name: 'research', args: { topic: 'tide tables' } }] }, false, 'j1', [
       'call_research',
