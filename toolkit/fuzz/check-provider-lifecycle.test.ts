@@ -42,6 +42,17 @@ describe('a failure', () => {
     expect(replay.failure?.violations).toEqual(failure.violations);
   });
 
+  it('names random ids by their order of appearance, so a replay reads the same: seed 15 starts a run on a disposed parent, whose error names its id', async () => {
+    const first = await checkProviderLifecycle(broken, { runs: 300, seed: 15 });
+    const failure = first.failure;
+    if (failure === undefined) throw new Error('the broken provider was expected to fail');
+    expect(failure.steps.join('\n')).toMatch(/PARENT_DISPOSED: .*its parent agent main \(<id 1>\) is disposed/);
+    expect(failure.steps.join('\n')).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
+    const replay = await checkProviderLifecycle(broken, { runs: 300, seed: failure.seed, path: failure.path });
+    expect(replay.failure?.steps).toEqual(failure.steps);
+    expect(replay.failure?.violations).toEqual(failure.violations);
+  });
+
   it('is thrown, readable, by assertProviderLifecycle', async () => {
     await expect(assertProviderLifecycle(broken, { runs: 300 })).rejects.toMatchObject({
       code: 'LIFECYCLE_VIOLATION',

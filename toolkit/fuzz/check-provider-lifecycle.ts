@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { fuzzRuns } from '../arbitraries/fuzz-runs.js';
 import { lifecycleScheduleArbitrary, type LifecycleSchedule } from '../arbitraries/lifecycle-schedule-arbitrary.js';
-import { formatConformanceFailure, numberedSteps, rerunCommand } from './format-failure.js';
+import { formatConformanceFailure, idNumbering, numberedSteps, rerunCommand } from './format-failure.js';
 import { claimedPaths, CoverageCounter, type PathCell } from './coverage.js';
 import type { SubagentCapabilities } from '../../providers/seam/types.js';
 import { describeError } from '../../harness/error-text.js';
@@ -24,15 +24,27 @@ function topUpSeed(seed: number, round: number): number {
   return (seed + Math.imul(round, 0x9e3779b9)) | 0;
 }
 
-/** Thrown inside the property so fast-check keeps the failing schedule's own violations and steps. */
+/**
+ * Thrown inside the property so fast-check keeps the failing schedule's own violations and steps,
+ * their random ids numbered (see idNumbering) so a replay from the seed and path reads the same.
+ */
 class ScheduleFailed extends Error {
+  readonly violations: readonly LifecycleViolation[];
+  readonly steps: readonly string[];
+
   constructor(
     readonly kind: 'provider' | 'suite',
-    readonly violations: readonly LifecycleViolation[],
-    readonly steps: readonly string[],
+    violations: readonly LifecycleViolation[],
+    steps: readonly string[],
     readonly step: string,
   ) {
-    super(violations.map((v) => `[${v.promise}] ${v.message}`).join('\n'));
+    // Steps first: ids are numbered in the order the interleaving met them.
+    const ids = idNumbering();
+    const stableSteps = steps.map(ids);
+    const stableViolations = violations.map((v) => ({ ...v, message: ids(v.message) }));
+    super(stableViolations.map((v) => `[${v.promise}] ${v.message}`).join('\n'));
+    this.steps = stableSteps;
+    this.violations = stableViolations;
   }
 }
 

@@ -11,6 +11,24 @@ export function numberedSteps(report: readonly fc.SchedulerReportItem[]): string
   });
 }
 
+const RANDOM_ID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/**
+ * A rewriter naming each random id in a failure's text (session, agent and run ids are UUIDs drawn
+ * afresh every run) by its order of first appearance, `<id 1>`, `<id 2>`…: the same schedule
+ * replayed from its seed and path reads the same, and an id still reads as the same id throughout.
+ */
+export function idNumbering(): (text: string) => string {
+  const numbers = new Map<string, number>();
+  return (text) =>
+    text.replace(RANDOM_ID, (id) => {
+      const key = id.toLowerCase();
+      let n = numbers.get(key);
+      if (n === undefined) numbers.set(key, (n = numbers.size + 1));
+      return `<id ${n}>`;
+    });
+}
+
 export function rerunCommand(provider: string, runs: number, seed: number, path: string): string {
   // `--seed=` form: a negative seed after a separate flag would read as another option.
   return `nestcast fuzz --provider ${provider} --runs ${runs} --seed=${seed} --path ${path}`;
