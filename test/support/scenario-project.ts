@@ -46,6 +46,7 @@ export function toolScenario(name: string, execute: string, extra = ''): string 
  * Source text of a statement that never gives control back and burns no CPU: the thread waits on
  * a value nobody changes. To a watchdog in another process it is code that never yields, as a
  * busy loop is; tests that are not about a busy loop use it, so their wait does not take a core
- * from the rest of the suite (three workers spinning through a 10 s import limit cost 30 s of CPU).
+ * from the rest of the suite (three runs spinning at once through the 10 s import limit kept both
+ * cores busy: `parent-verdict.cli` used 83 s of CPU, 69 s blocked).
  */
 export const BLOCKS_FOREVER = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);';
