@@ -36,7 +36,7 @@ export interface ScenarioSelection {
  * shard, the same one on every machine. The result keeps the input order.
  */
 export function narrowScenarios(names: readonly string[], selection: ScenarioSelection = {}): string[] {
-  const pattern = selection.grep === undefined ? undefined : grepPattern(selection.grep);
+  const pattern = selection.grep === undefined ? undefined : parseGrep(selection.grep);
   const matching = names.filter((name) => pattern?.test(name) ?? true);
   if (selection.shard === undefined) return matching;
   const { index, count } = selection.shard;
@@ -65,7 +65,8 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-function grepPattern(grep: string): RegExp {
+/** `--grep`'s pattern as a regular expression; one that is not is refused with why. */
+export function parseGrep(grep: string): RegExp {
   try {
     return new RegExp(grep);
   } catch (error) {

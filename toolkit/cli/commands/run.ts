@@ -4,7 +4,13 @@ import { assertNoNetworkEscapes } from '../../guard/assert-no-network-escapes.js
 import type { ReplayTiming } from '../../replay/replay-timing.js';
 import { listScenarioFiles, listScenarios } from '../../scenarios/load-scenarios.js';
 import { ScenarioError } from '../../scenarios/scenario-error.js';
-import { narrowScenarios, parseShard, selectScenarios } from '../../scenarios/select-scenarios.js';
+import {
+  narrowScenarios,
+  parseGrep,
+  parseShard,
+  selectScenarios,
+  type Shard,
+} from '../../scenarios/select-scenarios.js';
 import { REPORTERS } from '../reporters/index.js';
 import { UsageError, type Command } from '../command.js';
 import type { CliIo } from '../io.js';
@@ -86,7 +92,7 @@ interface RunRequest {
   readonly run: WorkerRunOptions;
   readonly workers: number;
   readonly grep: string | undefined;
-  readonly shard: string | undefined;
+  readonly shard: Shard | undefined;
   readonly passWithNone: boolean;
   /** `--report <dir>`, absolute. */
   readonly reportDir: string | undefined;
@@ -111,6 +117,11 @@ function readRunRequest(argv: readonly string[], io: CliIo): RunRequest {
   const timing = parseTiming(values.timing);
   const timeout = parseTimeoutOption(values.timeout);
   const workers = parseWorkers(values.workers);
+  // Checked with the other options, before anything is listed or loaded: a bad one is a usage error (exit 2).
+  const grep = values.grep;
+  if (grep !== undefined) asUsageError(() => parseGrep(grep));
+  const shardText = values.shard;
+  const shard = shardText === undefined ? undefined : asUsageError(() => parseShard(shardText));
   const reporter = values.reporter === undefined ? undefined : REPORTERS[values.reporter];
   if (values.reporter !== undefined && reporter === undefined) {
     throw new UsageError(`--reporter must be one of ${Object.keys(REPORTERS).join(', ')}, got "${values.reporter}"`);
@@ -127,8 +138,8 @@ function readRunRequest(argv: readonly string[], io: CliIo): RunRequest {
       ...(timeout !== undefined ? { timeout } : {}),
     },
     workers,
-    grep: values.grep,
-    shard: values.shard,
+    grep,
+    shard,
     passWithNone: values['pass-with-no-scenarios'] === true,
     reportDir: values.report === undefined ? undefined : resolve(io.cwd, values.report),
     ci:
@@ -194,16 +205,10 @@ function narrowed(
   names: string[],
   dir: string,
   grep: string | undefined,
-  shardText: string | undefined,
+  shard: Shard | undefined,
   passWithNone: boolean,
 ): string[] {
-  if (grep === undefined && shardText === undefined) return names;
-  let shard;
-  try {
-    shard = shardText === undefined ? undefined : parseShard(shardText);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  if (grep === undefined && shard === undefined) return names;
   const selected = narrowScenarios(names, {
     ...(grep !== undefined ? { grep } : {}),
     ...(shard !== undefined ? { shard } : {}),
@@ -211,10 +216,19 @@ function narrowed(
   if (selected.length === 0 && !passWithNone) {
     throw new ScenarioError(
       'NO_SCENARIOS',
-      `No scenario selected: ${names.length} in ${dir}, none matching${grep !== undefined ? ` --grep ${grep}` : ''}${shardText !== undefined ? ` in --shard ${shardText}` : ''}. Pass --pass-with-no-scenarios if an empty selection is fine.`,
+      `No scenario selected: ${names.length} in ${dir}, none matching${grep !== undefined ? ` --grep ${grep}` : ''}${shard !== undefined ? ` in --shard ${shard.index}/${shard.count}` : ''}. Pass --pass-with-no-scenarios if an empty selection is fine.`,
     );
   }
   return selected;
+}
+
+/** What `parse` returns; the ScenarioError it throws for a bad option value, as a usage error. */
+function asUsageError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 export function parseTiming(value: string | undefined): ReplayTiming | undefined {

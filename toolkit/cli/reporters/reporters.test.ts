@@ -168,4 +168,21 @@ describe('nestcast run for CI', () => {
     expect((JSON.parse(out).results as { name: string }[]).map((result) => result.name).sort()).toEqual(second);
     expect(await main(['run', '--shard', '9/8'], io)).toBe(2);
   });
+
+  it('a --grep that is not a regular expression is a usage error, as a bad --shard is: exit 2, said before any scenario is listed', async () => {
+    let err = '';
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: (text) => void (err += text),
+      env: { NO_COLOR: '1' },
+      // No scenarios folder here: the option is refused before one is looked for.
+      cwd: '/nonexistent-nestcast-dir',
+      color: false,
+    };
+    expect(await main(['run', '--grep', '('], io)).toBe(2);
+    expect(err).toContain('--grep "(" is not a regular expression');
+    err = '';
+    expect(await main(['run', '--shard', '0/3'], io)).toBe(2);
+    expect(err).toContain('--shard must be <index>/<count>');
+  });
 });
