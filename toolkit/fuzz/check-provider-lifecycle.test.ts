@@ -53,6 +53,27 @@ describe('a failure', () => {
     expect(replay.failure?.violations).toEqual(failure.violations);
   });
 
+  it("names the schedule's own folder <schedule dir>, so a replay, whose schedule runs in another folder, reads the same", async () => {
+    const naming: ProviderFactory = {
+      ...toyFactory(),
+      name: 'toy-whose-fixture-names-its-folder',
+      create: (context) => {
+        throw new Error(`fixture cannot use ${context.scratch}`);
+      },
+    };
+    const first = await checkProviderLifecycle(naming, { runs: 20, seed: 7 });
+    const failure = first.failure;
+    if (failure === undefined) throw new Error('the fixture was expected to fail');
+    // Shrinking ran more schedules, each in a folder of its own: the one reported is not the replay's first.
+    expect(first.schedules).toBeGreaterThan(1);
+    expect(failure.violations[0]?.message).toContain('fixture cannot use <schedule dir>/scratch');
+    expect(failure.violations[0]?.message).not.toContain('nestcast-fuzz-');
+    const replay = await checkProviderLifecycle(naming, { runs: 20, seed: failure.seed, path: failure.path });
+    expect(replay.schedules).toBe(1);
+    expect(replay.failure?.violations).toEqual(failure.violations);
+    expect(replay.failure?.steps).toEqual(failure.steps);
+  });
+
   it('is thrown, readable, by assertProviderLifecycle', async () => {
     await expect(assertProviderLifecycle(broken, { runs: 300 })).rejects.toMatchObject({
       code: 'LIFECYCLE_VIOLATION',

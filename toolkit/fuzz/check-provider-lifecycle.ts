@@ -24,9 +24,13 @@ function topUpSeed(seed: number, round: number): number {
   return (seed + Math.imul(round, 0x9e3779b9)) | 0;
 }
 
+/** What a failure's text says for the failing schedule's own folder. */
+const SCHEDULE_DIR = '<schedule dir>';
+
 /**
  * Thrown inside the property so fast-check keeps the failing schedule's own violations and steps,
- * their random ids numbered (see idNumbering) so a replay from the seed and path reads the same.
+ * their random ids numbered (see idNumbering) and the schedule's folder named `<schedule dir>`
+ * (schedules run in folders numbered by their turn), so a replay from the seed and path reads the same.
  */
 class ScheduleFailed extends Error {
   readonly violations: readonly LifecycleViolation[];
@@ -37,11 +41,13 @@ class ScheduleFailed extends Error {
     violations: readonly LifecycleViolation[],
     steps: readonly string[],
     readonly step: string,
+    dir: string,
   ) {
     // Steps first: ids are numbered in the order the interleaving met them.
     const ids = idNumbering();
-    const stableSteps = steps.map(ids);
-    const stableViolations = violations.map((v) => ({ ...v, message: ids(v.message) }));
+    const stable = (text: string): string => ids(text.split(dir).join(SCHEDULE_DIR));
+    const stableSteps = steps.map(stable);
+    const stableViolations = violations.map((v) => ({ ...v, message: stable(v.message) }));
     super(stableViolations.map((v) => `[${v.promise}] ${v.message}`).join('\n'));
     this.steps = stableSteps;
     this.violations = stableViolations;
@@ -92,12 +98,13 @@ export async function checkProviderLifecycle(
       const index = ++schedules;
       const mark = watch.escapes.length;
       let outcome;
+      const dir = join(root, `s${index}`);
       try {
-        outcome = await runSchedule(factory, schedule, s, { dir: join(root, `s${index}`), timeoutMs, settleWaitMs });
+        outcome = await runSchedule(factory, schedule, s, { dir, timeoutMs, settleWaitMs });
       } catch (error) {
         const step = lastStep(s);
         const message = `the lifecycle suite itself threw at step ${step}: ${describeError(error)}${error instanceof Error && error.stack ? `\n${error.stack.split('\n').slice(1, 6).join('\n')}` : ''}`;
-        throw new ScheduleFailed('suite', [{ promise: 'suite-error', message }], numberedSteps(s.report()), step);
+        throw new ScheduleFailed('suite', [{ promise: 'suite-error', message }], numberedSteps(s.report()), step, dir);
       }
       coverage.add(outcome.cells);
       capabilities ??= outcome.capabilities;
@@ -119,7 +126,7 @@ export async function checkProviderLifecycle(
         );
       }
       if (violations.length > 0)
-        throw new ScheduleFailed('provider', violations, numberedSteps(s.report()), lastStep(s));
+        throw new ScheduleFailed('provider', violations, numberedSteps(s.report()), lastStep(s), dir);
     });
     const claimed = (): PathCell[] =>
       capabilities === undefined
