@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { bypass, http, HttpResponse, passthrough } from 'msw';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { startLoopbackServer, sseFrames, type LoopbackServer } from '../../test/support/loopback-server.js';
@@ -95,6 +96,47 @@ describe('network guard', () => {
     expect(realApi.requests).toHaveLength(0);
     guard.assertNoEscapes();
     replay.assertConsumed();
+  });
+});
+
+describe('msw handlers given to the guard', () => {
+  const handlersFor = (api: LoopbackServer) => [
+    http.get(`${api.url}/through`, () => passthrough()),
+    http.get(`${api.url}/wrapped`, async () => {
+      const real = await fetch(bypass(`${api.url}/real`));
+      return HttpResponse.text(`wrapped ${real.status}`);
+    }),
+    http.get(`${api.url}/served`, () => HttpResponse.text('served by the handler')),
+  ];
+
+  test('answer what they serve; their passthrough() and what they send on with bypass() leave only where allowed, and never come back to them', async () => {
+    realApi = await startRealApi();
+    guard = installNetworkGuard({ handlers: handlersFor(realApi), allow: (url) => url.hostname === '127.0.0.1' });
+    expect(await (await fetch(`${realApi.url}/served`)).text()).toBe('served by the handler');
+    expect((await fetch(`${realApi.url}/through`)).status).toBe(200);
+    expect(await (await fetch(`${realApi.url}/wrapped`)).text()).toBe('wrapped 200');
+    expect(realApi.requests.map((request) => request.path)).toEqual(['/through', '/real']);
+    // msw's bypass marker is not sent on.
+    expect(realApi.requests[1]?.headers.accept ?? '').not.toContain('msw/passthrough');
+    guard.assertNoEscapes();
+  });
+
+  test('where nothing is allowed, a passthrough() and a bypass() are failed and listed like any request, and reach nothing', async () => {
+    realApi = await startRealApi();
+    guard = installNetworkGuard({ handlers: handlersFor(realApi) });
+    expect(await (await fetch(`${realApi.url}/served`)).text()).toBe('served by the handler');
+    await expect(fetch(`${realApi.url}/through`)).rejects.toThrow();
+    // The handler's own fetch fails; the handler's error is the caller's failure.
+    const wrapped = await fetch(`${realApi.url}/wrapped`).then(
+      (response) => response.status,
+      () => 'failed',
+    );
+    expect(wrapped).not.toBe(200);
+    expect(realApi.requests).toHaveLength(0);
+    expect(guard.escapes()).toEqual([
+      { method: 'GET', url: `${realApi.url}/through` },
+      { method: 'GET', url: `${realApi.url}/real` },
+    ]);
   });
 });
 

@@ -1,7 +1,9 @@
+import { BatchInterceptor, type HttpRequestEventMap } from '@mswjs/interceptors';
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import type { RequestHandler } from 'msw';
-import { http } from 'msw/core/http';
 import { syncBuiltinESMExports } from 'node:module';
-import { setupServer, type SetupServer } from 'msw/node';
 import { armConnectRefusal, type ConnectRefusal } from './connect-refusal.js';
 import { assertNoNetworkEscapes } from './assert-no-network-escapes.js';
 import { requestEscape, type EscapeSink, type NetworkEscape } from './network-escape.js';
@@ -34,12 +36,14 @@ interface ActiveGuard {
   readonly escapes: NetworkEscape[];
 }
 
-/** Open guards, innermost last. One msw server serves them all, so closing one never disarms another. */
+/** Open guards, innermost last. One interception serves them all, so closing one never disarms another. */
 const active: ActiveGuard[] = [];
-let server: SetupServer | undefined;
+let interceptor: BatchInterceptor<Interceptors> | undefined;
 let undici: UndiciRefusal | undefined;
 let sockets: ConnectRefusal | undefined;
 let workers: WorkerThreadGuards | undefined;
+
+type Interceptors = [ClientRequestInterceptor, XMLHttpRequestInterceptor, FetchInterceptor];
 
 /** A request leaves only if every open guard allows it; otherwise every open guard records it. */
 function mayLeave(url: URL): boolean {
@@ -52,30 +56,56 @@ function record(escape: NetworkEscape): void {
 
 const sink: EscapeSink = { mayLeave, record };
 
+/** What msw's `bypass()` puts on a request a handler sends on: msw's handlers never see it again. */
+const BYPASS = 'msw/passthrough';
+
 /**
- * msw's own \`passthrough()\`, which only its main entry exports: that entry also loads its GraphQL
- * support and the \`graphql\` package (over 100 ms in every process that arms a guard). The guard's
- * \`allow\` test proves msw still lets such a response through.
+ * Every request the interceptors catch: answered by the open guards' msw handlers (innermost
+ * first), else let through when allowed, else recorded and failed like a network error. A
+ * handler's `passthrough()`, and a request it sends on with `bypass()`, are judged like any other.
  */
-function passthrough(): Response {
-  return new Response(null, { status: 302, statusText: 'Passthrough', headers: { 'x-msw-intention': 'passthrough' } });
-}
-
-const catchAll = http.all('*', ({ request }) => {
+async function onRequest({ request, requestId, controller }: HttpRequestEventMap['request'][0]): Promise<void> {
+  const accept = request.headers.get('accept');
+  if (accept?.includes(BYPASS)) {
+    const rest = accept.replace(/(,\s*)?msw\/passthrough/, '');
+    if (rest === '') request.headers.delete('accept');
+    else request.headers.set('accept', rest);
+  } else {
+    const answer = await handlerAnswer(request, requestId);
+    if (answer !== undefined) return controller.respondWith(answer);
+  }
   const url = new URL(request.url);
-  if (mayLeave(url)) return passthrough();
+  if (mayLeave(url)) return;
   record(requestEscape(request.method, url));
-  return Response.error();
-});
-
-/** Handlers of the innermost guard answer first. */
-function refreshHandlers(): void {
-  server?.resetHandlers(...[...active].reverse().flatMap((guard) => guard.options.handlers ?? []), catchAll);
+  controller.respondWith(Response.error());
 }
 
 /**
- * Replay mode's guard: global fetch, node:http/https and XMLHttpRequest are intercepted with msw
- * (also for ESM code that imported `request` from 'node:http' by name, or captured `fetch` once
+ * The response of the first msw handler that answers, as msw's own lookup runs them
+ * (`RequestHandler.run`, the first result with a response wins). msw's `getResponse` does the
+ * same, but only msw's main entry exports it, and that entry loads its GraphQL support and the
+ * `graphql` package: about 185 ms in every process that serves a cassette through msw.
+ */
+async function handlerAnswer(request: Request, requestId: string): Promise<Response | undefined> {
+  for (const guard of [...active].reverse()) {
+    for (const handler of guard.options.handlers ?? []) {
+      const result = await handler.run({ request, requestId });
+      const response = result?.response;
+      if (response === undefined) continue;
+      return isPassthrough(response) ? undefined : response;
+    }
+  }
+  return undefined;
+}
+
+/** msw's `passthrough()`: the handler lets the request go on. */
+function isPassthrough(response: Response): boolean {
+  return response.status === 302 && response.headers.get('x-msw-intention') === 'passthrough';
+}
+
+/**
+ * Replay mode's guard: global fetch, node:http/https and XMLHttpRequest are intercepted with
+ * msw's interception library, `@mswjs/interceptors`, which msw's `setupServer` runs on (also for ESM code that imported `request` from 'node:http' by name, or captured `fetch` once
  * the guard was armed); requests through undici's global dispatcher (the npm `undici` package
  * imported directly) are refused by name; every TCP connection below them (undici's own `Client`,
  * `Pool` and `Agent`, a dispatcher set with `setGlobalDispatcher`, http2, `net.connect`,
@@ -89,17 +119,19 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkG
   workers?.drain();
   const guard: ActiveGuard = { options, escapes: [] };
   active.push(guard);
-  if (server === undefined) {
-    // Before msw patches fetch: arming may need Node's own fetch once.
+  if (interceptor === undefined) {
+    // Before the interceptors patch fetch: arming may need Node's own fetch once.
     undici = armUndiciRefusal(sink);
     sockets = armConnectRefusal(sink);
     workers = armWorkerThreadGuards(record);
-    const created = setupServer(catchAll);
-    created.listen({ onUnhandledRequest: 'error' });
-    server = created;
+    interceptor = new BatchInterceptor({
+      name: 'nestcast-network-guard',
+      interceptors: [new ClientRequestInterceptor(), new XMLHttpRequestInterceptor(), new FetchInterceptor()],
+    });
+    interceptor.apply();
+    interceptor.on('request', onRequest);
     syncBuiltinESMExports();
   }
-  refreshHandlers();
   let closed = false;
   return {
     escapes() {
@@ -115,12 +147,9 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkG
       closed = true;
       workers?.drain();
       active.splice(active.indexOf(guard), 1);
-      if (active.length > 0) {
-        refreshHandlers();
-        return;
-      }
-      server?.close();
-      server = undefined;
+      if (active.length > 0) return;
+      interceptor?.dispose();
+      interceptor = undefined;
       undici?.disarm();
       undici = undefined;
       sockets?.disarm();
