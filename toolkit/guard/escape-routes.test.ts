@@ -5,7 +5,15 @@ import { connect as netConnect, createServer as createTcpServer, type Server } f
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { Worker } from 'node:worker_threads';
-import { Agent, Client, getGlobalDispatcher, Pool, request as undiciRequest, setGlobalDispatcher } from 'undici';
+import {
+  Agent,
+  Client,
+  getGlobalDispatcher,
+  Pool,
+  request as undiciRequest,
+  setGlobalDispatcher,
+  WebSocket as UndiciWebSocket,
+} from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../test/support/loopback-server.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
@@ -111,6 +119,21 @@ describe('undici used with its own dispatchers', () => {
 });
 
 describe('http2 and raw sockets', () => {
+  test("a WebSocket (Node's global one, or the undici package's where Node has none) is refused, reaches nothing and is listed", async () => {
+    const tcp = await startTcpServer();
+    guard = installNetworkGuard();
+    const Socket = (globalThis as { WebSocket?: typeof UndiciWebSocket }).WebSocket ?? UndiciWebSocket;
+    const socket = new Socket(`ws://127.0.0.1:${tcp.port}/live`);
+    const ended = await new Promise<string>((resolve) => {
+      socket.onopen = () => resolve('open');
+      socket.onerror = () => resolve('error');
+    });
+    expect(ended).toBe('error');
+    expect(tcp.connections()).toBe(0);
+    // The opening handshake is an HTTP GET: listed as one, so the run fails with NETWORK_ESCAPE.
+    expect(guard.escapes()).toEqual([{ method: 'GET', url: `http://127.0.0.1:${tcp.port}/live` }]);
+  });
+
   test('http2.connect to a real http2 server on loopback fails and the server never sees a session', async () => {
     const server = http2.createServer();
     servers.push(server);
