@@ -105,14 +105,15 @@ function isPassthrough(response: Response): boolean {
 
 /**
  * Replay mode's guard: global fetch, node:http/https and XMLHttpRequest are intercepted with
- * msw's interception library, `@mswjs/interceptors`, which msw's `setupServer` runs on (also for ESM code that imported `request` from 'node:http' by name, or captured `fetch` once
- * the guard was armed); requests through undici's global dispatcher (the npm `undici` package
- * imported directly) are refused by name; every TCP connection below them (undici's own `Client`,
- * `Pool` and `Agent`, a dispatcher set with `setGlobalDispatcher`, http2, `net.connect`,
- * `tls.connect`) is refused at the socket; and every worker thread started meanwhile gets a guard
- * of its own that refuses everything and reports here. Anything not answered by `handlers` or
- * `allow`ed fails like a network error and is remembered. DNS lookups, UDP and child processes are
- * not intercepted: see docs/recording.md, "What nestcast promises".
+ * msw's interception library, `@mswjs/interceptors`, which msw's `setupServer` runs on (also for
+ * ESM code that imported `request` from 'node:http' by name, or captured `fetch` once the guard
+ * was armed); requests through undici's global dispatcher (the npm `undici` package imported
+ * directly, and a WebSocket's opening handshake) are refused by name; every TCP connection below
+ * them (undici's own `Client`, `Pool` and `Agent`, a dispatcher set with `setGlobalDispatcher`,
+ * http2, `net.connect`, `tls.connect`) is refused at the socket; and every worker thread started
+ * meanwhile gets a guard of its own that refuses everything and reports here. Anything not
+ * answered by `handlers` or `allow`ed fails like a network error and is remembered. DNS lookups,
+ * UDP and child processes are not intercepted: see docs/recording.md, "What nestcast promises".
  */
 export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkGuard {
   // What workers reported before this guard opened belongs to the guards that were open then.
