@@ -41,6 +41,11 @@ describe('the mock provider under the lifecycle suite', () => {
     };
     // endOnFailure: the failure is the point; shrinking a hundred leaky schedules only costs time.
     const report = await checkProviderLifecycle(leaking, { runs: 100, endOnFailure: true, timeoutMs: 1_000 });
-    expect(report.failure?.violations.map((v) => v.promise)).toContain('dispose-leaves-nothing-alive');
+    // Which promise sees the leak first depends on the schedule: a disposed run's (most seeds), a
+    // rejected start's, or the end's (about 1 seed in 25). Each names the leaked thing.
+    const leakPromises = ['dispose-leaves-nothing-alive', 'rejected-start-releases-everything', 'nothing-left-alive'];
+    const caught = report.failure?.violations.filter((v) => leakPromises.includes(v.promise)) ?? [];
+    expect(caught, formatConformanceFailure(report)).not.toEqual([]);
+    for (const violation of caught) expect(violation.message).toContain('mock run #1');
   });
 });
