@@ -1,12 +1,10 @@
-import { BatchInterceptor, type HttpRequestEventMap } from '@mswjs/interceptors';
-import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
-import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
+import { RequestController, type HttpRequestEventMap } from '@mswjs/interceptors';
 import type { RequestHandler } from 'msw';
 import { syncBuiltinESMExports } from 'node:module';
 import { armConnectRefusal, type ConnectRefusal } from './connect-refusal.js';
 import { assertNoNetworkEscapes } from './assert-no-network-escapes.js';
 import { requestEscape, type EscapeSink, type NetworkEscape } from './network-escape.js';
+import { listenToRequests } from './shared-interceptors.js';
 import { armUndiciRefusal, type UndiciRefusal } from './undici-refusal.js';
 import { armWorkerThreadGuards, type WorkerThreadGuards } from './worker-thread-guards.js';
 
@@ -38,12 +36,10 @@ interface ActiveGuard {
 
 /** Open guards, innermost last. One interception serves them all, so closing one never disarms another. */
 const active: ActiveGuard[] = [];
-let interceptor: BatchInterceptor<Interceptors> | undefined;
+let stopListening: (() => void) | undefined;
 let undici: UndiciRefusal | undefined;
 let sockets: ConnectRefusal | undefined;
 let workers: WorkerThreadGuards | undefined;
-
-type Interceptors = [ClientRequestInterceptor, XMLHttpRequestInterceptor, FetchInterceptor];
 
 /** A request leaves only if every open guard allows it; otherwise every open guard records it. */
 function mayLeave(url: URL): boolean {
@@ -59,12 +55,18 @@ const sink: EscapeSink = { mayLeave, record };
 /** What msw's `bypass()` puts on a request a handler sends on: msw's handlers never see it again. */
 const BYPASS = 'msw/passthrough';
 
+type RequestEvent = HttpRequestEventMap['request'][0];
+
 /**
  * Every request the interceptors catch: answered by the open guards' msw handlers (innermost
  * first), else let through when allowed, else recorded and failed like a network error. A
  * handler's `passthrough()`, and a request it sends on with `bypass()`, are judged like any other.
+ * The interceptors are shared by every msw server in the process (a test's own `setupServer`
+ * listens on them too, in the order the two started): what another listener answered never left,
+ * and a request is refused only once every listener has had its turn.
  */
-async function onRequest({ request, requestId, controller }: HttpRequestEventMap['request'][0]): Promise<void> {
+async function onRequest(this: unknown, { request, requestId, controller }: RequestEvent): Promise<void> {
+  if (answeredElsewhere(controller)) return;
   const accept = request.headers.get('accept');
   if (accept?.includes(BYPASS)) {
     const rest = accept.replace(/(,\s*)?msw\/passthrough/, '');
@@ -76,8 +78,26 @@ async function onRequest({ request, requestId, controller }: HttpRequestEventMap
   }
   const url = new URL(request.url);
   if (mayLeave(url)) return;
-  record(requestEscape(request.method, url));
-  controller.respondWith(Response.error());
+  const refuse = () => {
+    record(requestEscape(request.method, url));
+    controller.respondWith(Response.error());
+  };
+  if (!listenersFollow(this)) return refuse();
+  // Another listener may still answer it: refuse it where the interceptor would send it on.
+  controller.passthrough = async () => refuse();
+}
+
+/** Another listener on the shared interceptors (a test's own msw server) already answered or failed it. */
+function answeredElsewhere(controller: RequestController): boolean {
+  // A controller made by an older copy of the interceptors (a user's msw started first) may have no readyState.
+  return controller.readyState !== undefined && controller.readyState !== RequestController.PENDING;
+}
+
+/** Whether request listeners registered after this guard's (an msw server started later) are still to run. */
+function listenersFollow(emitter: unknown): boolean {
+  if (typeof (emitter as { listeners?: unknown } | undefined)?.listeners !== 'function') return false;
+  const listeners = (emitter as { listeners(event: 'request'): unknown[] }).listeners('request');
+  return listeners.indexOf(onRequest) < listeners.length - 1;
 }
 
 /**
@@ -120,17 +140,13 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkG
   workers?.drain();
   const guard: ActiveGuard = { options, escapes: [] };
   active.push(guard);
-  if (interceptor === undefined) {
+  if (stopListening === undefined) {
     // Before the interceptors patch fetch: arming may need Node's own fetch once.
     undici = armUndiciRefusal(sink);
     sockets = armConnectRefusal(sink);
     workers = armWorkerThreadGuards(record);
-    interceptor = new BatchInterceptor({
-      name: 'nestcast-network-guard',
-      interceptors: [new ClientRequestInterceptor(), new XMLHttpRequestInterceptor(), new FetchInterceptor()],
-    });
-    interceptor.apply();
-    interceptor.on('request', onRequest);
+    stopListening = listenToRequests(onRequest);
+    // ESM code that imported `Worker` from 'node:worker_threads' by name gets the guarded one.
     syncBuiltinESMExports();
   }
   let closed = false;
@@ -149,8 +165,8 @@ export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkG
       workers?.drain();
       active.splice(active.indexOf(guard), 1);
       if (active.length > 0) return;
-      interceptor?.dispose();
-      interceptor = undefined;
+      stopListening?.();
+      stopListening = undefined;
       undici?.disarm();
       undici = undefined;
       sockets?.disarm();

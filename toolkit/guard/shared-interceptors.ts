@@ -1,0 +1,97 @@
+import { getGlobalSymbol, type HttpRequestEventMap, type Interceptor } from '@mswjs/interceptors';
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
+import { syncBuiltinESMExports } from 'node:module';
+
+export type RequestListener = (...event: HttpRequestEventMap['request']) => Promise<void>;
+
+type HttpInterceptor = Interceptor<HttpRequestEventMap>;
+
+/** node:http(s), XMLHttpRequest and the global fetch, each patched by one interceptor per process. */
+const KINDS = [ClientRequestInterceptor, XMLHttpRequestInterceptor, FetchInterceptor] as const;
+
+interface Applied {
+  readonly interceptor: HttpInterceptor;
+  /** Another interceptor (an msw server's) has listened on it: kept applied from then on. */
+  lent: boolean;
+}
+
+/** The interceptors this module applied, by kind. */
+const applied = new Map<symbol, Applied>();
+/** The listeners given to `listenToRequests`; any other listener on an interceptor here is another's. */
+const ours = new Set<unknown>();
+
+/**
+ * Listens to every request of node:http(s), XMLHttpRequest and the global fetch, beside any msw
+ * server in the process; returns the function that stops listening.
+ *
+ * `@mswjs/interceptors` lets one interceptor per kind patch the process, registered on
+ * `globalThis`. An interceptor applied while another is registered listens through that one for
+ * good (msw's, which every `setupServer` of a process shares, included), and whichever is disposed
+ * first unregisters it for all. So this listens on the interceptor a test's own msw server already
+ * runs and never disposes it; one it applied itself it registers again when a server listening on
+ * it unregisters it, disposes when no listener is left, and keeps applied once another has
+ * listened on it: that one would otherwise listen on a disposed interceptor the next time it
+ * starts, and its mocks would silently stop.
+ */
+export function listenToRequests(listener: RequestListener): () => void {
+  ours.add(listener);
+  const targets = KINDS.map((Kind) => {
+    const target =
+      getGlobalSymbol<HttpInterceptor>(Kind.symbol) ?? applied.get(Kind.symbol)?.interceptor ?? apply(Kind);
+    target.on('request', listener);
+    return target;
+  });
+  let listening = true;
+  return () => {
+    if (!listening) return;
+    listening = false;
+    for (const target of targets) target.off('request', listener);
+    ours.delete(listener);
+    for (const Kind of KINDS) disposeIfUnused(Kind.symbol);
+  };
+}
+
+function apply(Kind: (typeof KINDS)[number]): HttpInterceptor {
+  const interceptor: HttpInterceptor = new Kind();
+  interceptor.apply();
+  // ESM code that imported `request` from 'node:http' by name gets the patched one.
+  syncBuiltinESMExports();
+  const entry: Applied = { interceptor, lent: false };
+  applied.set(Kind.symbol, entry);
+  const emitter = emitterOf(interceptor);
+  // A server listening on it removes its listeners as it closes, just after unregistering it.
+  emitter.on('removeListener', () => {
+    if (getGlobalSymbol(Kind.symbol) === undefined) Reflect.set(globalThis, Kind.symbol, interceptor);
+    disposeIfUnused(Kind.symbol);
+  });
+  // Last, so that it never sees the hooks above.
+  emitter.on('newListener', (_event, added) => {
+    if (!ours.has(added)) entry.lent = true;
+  });
+  return interceptor;
+}
+
+function disposeIfUnused(symbol: symbol): void {
+  const entry = applied.get(symbol);
+  if (entry === undefined || entry.lent || emitterOf(entry.interceptor).listenerCount('request') > 0) return;
+  applied.delete(symbol);
+  // dispose() restores the patch only while its interceptor is the registered one.
+  const registered = getGlobalSymbol(symbol);
+  Reflect.set(globalThis, symbol, entry.interceptor);
+  entry.interceptor.dispose();
+  if (registered !== undefined && registered !== entry.interceptor) Reflect.set(globalThis, symbol, registered);
+  syncBuiltinESMExports();
+}
+
+interface InterceptorEmitter {
+  on(event: 'newListener', listener: (event: string, added: unknown) => void): void;
+  on(event: 'removeListener', listener: () => void): void;
+  listenerCount(event: 'request'): number;
+}
+
+/** The interceptor's event emitter: protected in its types, the one place its listeners are counted and seen come and go. */
+function emitterOf(interceptor: HttpInterceptor): InterceptorEmitter {
+  return (interceptor as unknown as { emitter: InterceptorEmitter }).emitter;
+}
