@@ -40,9 +40,12 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   readonly #timing: ReplayTiming;
   /** `undefined` when the caller gave none: nothing can abort the body. */
   readonly #signal: AbortSignal | undefined;
-  /** Views into one buffer shared by every replay of the recording (`wire-frames.ts`). */
-  #encoded: readonly Uint8Array[];
-  /** Frames to send: the last encoded frame is `data: [DONE]`, sent only when the recording had it. */
+  /**
+   * Views into one buffer shared by every replay of the recording (`wire-frames.ts`), encoded at
+   * the first read: nestcast serve writes an instant answer whole, as text, and never reads it.
+   */
+  #encoded: readonly Uint8Array[] | undefined;
+  /** Frames to send: every event's, then `data: [DONE]` only when the recording had it. */
   readonly #count: number;
   readonly #startedAt: number;
   #dueAt = 0;
@@ -54,8 +57,7 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
     this.#plan = plan;
     this.#timing = timing;
     this.#signal = signal;
-    this.#encoded = wireFrames(plan.events);
-    this.#count = plan.done ? this.#encoded.length : this.#encoded.length - 1;
+    this.#count = plan.done ? plan.events.length + 1 : plan.events.length;
     this.#startedAt = timing === 'instant' ? 0 : Date.now();
   }
 
@@ -108,7 +110,8 @@ class ReplaySource implements UnderlyingSource<Uint8Array> {
   /** Frame `index`, encoded afresh when a client transferred an earlier chunk's buffer away (it emptied every frame sharing it). */
   #frameAt(index: number): Uint8Array | undefined {
     if (index >= this.#count) return undefined;
-    if (transferred(this.#encoded[index] as Uint8Array)) this.#encoded = wireFrames(this.#plan.events);
+    if (this.#encoded === undefined || transferred(this.#encoded[index] as Uint8Array))
+      this.#encoded = wireFrames(this.#plan.events);
     return this.#encoded[index];
   }
 

@@ -1,5 +1,6 @@
 import { isRecord } from '../../../harness/is-record.js';
 import type { RecordedResponse } from '../../exchange/recorded-response.js';
+import { answerMentions } from '../answer-mentions.js';
 
 /** What one streamed event carried, by its delta: thinking, words, or tool input (`ping`, starts and stops carry none). */
 export function eventKind(event: { readonly data: string }): 'reasoning' | 'text' | 'tool-call' | undefined {
@@ -22,7 +23,5 @@ export function eventKind(event: { readonly data: string }): 'reasoning' | 'text
 
 /** Whether an answer may hold tool calls, without parsing it: it names a `tool_use` block. */
 export function mayCallTools(response: RecordedResponse): boolean {
-  if ('error' in response) return false;
-  if ('body' in response) return response.body.includes('"tool_use"');
-  return response.events.some((event) => 'data' in event && event.data.includes('"tool_use"'));
+  return answerMentions(response, '"tool_use"');
 }

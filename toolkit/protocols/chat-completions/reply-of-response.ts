@@ -3,6 +3,7 @@ import type { RecordedResponse, SseEvent } from '../../exchange/recorded-respons
 import { canonicalArguments } from '../canonical-arguments.js';
 import { isObject, parseJson } from '../json-fields.js';
 import type { NeutralToolCall, ReplyOf, TokenUsage } from '../wire-protocol.js';
+import { answerMentions } from '../answer-mentions.js';
 
 interface Pending {
   id: string;
@@ -59,9 +60,7 @@ export function assembleChatStream(events: readonly SseEvent[]): {
 
 /** Whether the answer may hold tool calls, without parsing it. */
 export function chatMayCallTools(response: RecordedResponse): boolean {
-  if ('error' in response) return false;
-  if ('body' in response) return response.body.includes('"tool_calls"');
-  return response.events.some((event) => 'data' in event && event.data.includes('"tool_calls"'));
+  return answerMentions(response, '"tool_calls"');
 }
 
 /** A stream always assembles into a reply (text, tool calls or neither); a JSON body must be parsed to tell. */

@@ -1,5 +1,6 @@
 import { isRecord } from '../../../harness/is-record.js';
 import type { RecordedResponse } from '../../exchange/recorded-response.js';
+import { answerMentions } from '../answer-mentions.js';
 
 /** What one streamed chunk carried: a function call, words, or thoughts (a signature-only chunk carries none). */
 export function eventKind(event: { readonly data: string }): 'reasoning' | 'text' | 'tool-call' | undefined {
@@ -21,7 +22,5 @@ export function eventKind(event: { readonly data: string }): 'reasoning' | 'text
 
 /** Whether an answer may hold tool calls, without parsing it: it names a `functionCall` part. */
 export function mayCallTools(response: RecordedResponse): boolean {
-  if ('error' in response) return false;
-  if ('body' in response) return response.body.includes('"functionCall"');
-  return response.events.some((event) => 'data' in event && event.data.includes('"functionCall"'));
+  return answerMentions(response, '"functionCall"');
 }

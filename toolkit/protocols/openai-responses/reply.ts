@@ -3,6 +3,7 @@ import type { RecordedResponse } from '../../exchange/recorded-response.js';
 import { canonicalArguments } from '../canonical-arguments.js';
 import { isObject, parseJson, textOfParts } from '../json-fields.js';
 import type { NeutralToolCall, ReplyOf, TokenUsage } from '../wire-protocol.js';
+import { answerMentions } from '../answer-mentions.js';
 
 type JsonObject = { [key: string]: Json };
 
@@ -40,9 +41,7 @@ export function responsesReply(response: RecordedResponse): ReplyOf | undefined 
 
 /** Whether the answer may hold function calls, without parsing it. */
 export function responsesMayCallTools(response: RecordedResponse): boolean {
-  if ('error' in response) return false;
-  if ('body' in response) return response.body.includes('"function_call"');
-  return response.events.some((event) => 'data' in event && event.data.includes('"function_call"'));
+  return answerMentions(response, '"function_call"');
 }
 
 /**
