@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test files that keep a fork of their own: those driving the built CLI (`*.cli.test.ts`), and the
  * folders whose tests hold process-wide state that can outlive a test (the CLI's signal handlers and
- * live workers, the ACP provider's process groups, msw's interceptors kept applied beside the network
- * guard) or start long-lived programs (test/, serve, the fuzz factories). Every other file shares a fork with the files before it (`isolate: false`),
+ * live workers, the ACP provider's process groups, the interceptors kept applied beside the network
+ * guard for msw and nock) or start long-lived programs (test/, serve, the fuzz factories). Every
+ * other file shares a fork with the files before it (`isolate: false`),
  * which saves a fork's start and module loading, about 1.3 s of CPU, per file (docs/performance.md);
  * such a file puts back what it changes (environment, globals, listeners) and waits for the
  * processes it starts.
@@ -17,7 +18,7 @@ const OWN_PROCESS = [
   'providers/acp/**/*.test.ts',
   'toolkit/cli/**/*.test.ts',
   'toolkit/fuzz/factories/**/*.test.ts',
-  'toolkit/guard/beside-msw.test.ts',
+  'toolkit/guard/beside-*.test.ts',
   'toolkit/serve/**/*.test.ts',
 ];
 

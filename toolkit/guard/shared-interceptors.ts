@@ -2,6 +2,8 @@ import { getGlobalSymbol, type HttpRequestEventMap, type Interceptor } from '@ms
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
+import http from 'node:http';
+import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 
 export type RequestListener = (...event: HttpRequestEventMap['request']) => Promise<void>;
@@ -11,10 +13,22 @@ type HttpInterceptor = Interceptor<HttpRequestEventMap>;
 /** node:http(s), XMLHttpRequest and the global fetch, each patched by one interceptor per process. */
 const KINDS = [ClientRequestInterceptor, XMLHttpRequestInterceptor, FetchInterceptor] as const;
 
+/** What each kind replaces, to tell whether another library has since patched over it. */
+const PATCHED: ReadonlyMap<symbol, () => readonly unknown[]> = new Map([
+  [ClientRequestInterceptor.symbol, () => [http.ClientRequest, http.request, http.get, https.request, https.get]],
+  [XMLHttpRequestInterceptor.symbol, () => [Reflect.get(globalThis, 'XMLHttpRequest')]],
+  [FetchInterceptor.symbol, () => [globalThis.fetch]],
+]);
+
 interface Applied {
   readonly interceptor: HttpInterceptor;
-  /** Another interceptor (an msw server's) has listened on it: kept applied from then on. */
-  lent: boolean;
+  /** What it patched in, as it left them. */
+  readonly patched: readonly unknown[];
+  /**
+   * Kept applied from then on: another interceptor (an msw server's) has listened on it, or
+   * another library has patched over it.
+   */
+  kept: boolean;
 }
 
 /** The interceptors this module applied, by kind. */
@@ -33,7 +47,9 @@ const ours = new Set<unknown>();
  * runs and never disposes it; one it applied itself it registers again when a server listening on
  * it unregisters it, disposes when no listener is left, and keeps applied once another has
  * listened on it: that one would otherwise listen on a disposed interceptor the next time it
- * starts, and its mocks would silently stop.
+ * starts, and its mocks would silently stop. Nor is it disposed once another library (nock, on its
+ * own copy of the interceptors) has patched over it: putting back what was there before would
+ * remove that library's patch with it.
  */
 export function listenToRequests(listener: RequestListener): () => void {
   ours.add(listener);
@@ -58,7 +74,7 @@ function apply(Kind: (typeof KINDS)[number]): HttpInterceptor {
   interceptor.apply();
   // ESM code that imported `request` from 'node:http' by name gets the patched one.
   syncBuiltinESMExports();
-  const entry: Applied = { interceptor, lent: false };
+  const entry: Applied = { interceptor, patched: patchedNow(Kind.symbol), kept: false };
   applied.set(Kind.symbol, entry);
   const emitter = emitterOf(interceptor);
   // A server listening on it removes its listeners as it closes, just after unregistering it.
@@ -68,14 +84,20 @@ function apply(Kind: (typeof KINDS)[number]): HttpInterceptor {
   });
   // Last, so that it never sees the hooks above.
   emitter.on('newListener', (_event, added) => {
-    if (!ours.has(added)) entry.lent = true;
+    if (!ours.has(added)) entry.kept = true;
   });
   return interceptor;
 }
 
 function disposeIfUnused(symbol: symbol): void {
   const entry = applied.get(symbol);
-  if (entry === undefined || entry.lent || emitterOf(entry.interceptor).listenerCount('request') > 0) return;
+  if (entry === undefined || entry.kept || emitterOf(entry.interceptor).listenerCount('request') > 0) return;
+  // Another library (nock, on its own copy of the interceptors) patched over it: restoring what was
+  // there before would silently remove that library's patch too, so it stays, passing requests on.
+  if (patchedNow(symbol).some((value, index) => value !== entry.patched[index])) {
+    entry.kept = true;
+    return;
+  }
   applied.delete(symbol);
   // dispose() restores the patch only while its interceptor is the registered one.
   const registered = getGlobalSymbol(symbol);
@@ -83,6 +105,10 @@ function disposeIfUnused(symbol: symbol): void {
   entry.interceptor.dispose();
   if (registered !== undefined && registered !== entry.interceptor) Reflect.set(globalThis, symbol, registered);
   syncBuiltinESMExports();
+}
+
+function patchedNow(symbol: symbol): readonly unknown[] {
+  return PATCHED.get(symbol)?.() ?? [];
 }
 
 interface InterceptorEmitter {
