@@ -114,6 +114,29 @@ export default {
 };
 `;
 
+/** A scenario whose module starts an msw server of its own, mocking one API of a tool; `TRAP_URL` is the real API. */
+const MSW_SCENARIO = (name: string, path: string) => `
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+
+const api = process.env.TRAP_URL;
+setupServer(http.get(api + '/forecast', () => HttpResponse.text('sunny, from msw'))).listen({ onUnhandledRequest: 'bypass' });
+
+export default {
+  name: '${name}',
+  description: 'a tool calls an API its own msw server mocks',
+  tools: [{
+    name: 'act', description: 'acts', parameters: { type: 'object', properties: {} },
+    execute: async () => {
+      try { return await (await fetch(api + '${path}')).text(); } catch { return 'refused'; }
+    },
+  }],
+  steps: [{ prompt: 'act' }],
+  script: { lineages: { main: [{ toolCalls: [{ id: 'c1', name: 'act', args: {} }] }, { text: 'done' }] } },
+  expect: { toolResults: { main: ['${path === '/forecast' ? 'sunny, from msw' : 'refused'}'] } },
+};
+`;
+
 describe('replay is keyless by construction', () => {
   test('a module-level openai client, fetch and node:http captured at import, undici imported directly and a child process find no key and reach nothing; the run fails with NETWORK_ESCAPE', async () => {
     trap = await startTrap();
@@ -172,5 +195,27 @@ export default { name: 'calls-home', description: 'x', steps: [{ prompt: 'hi' }]
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('NETWORK_ESCAPE: 1 request tried to reach the network during replay');
     expect(result.stderr).toContain('/at-import');
+  });
+
+  test('scenario code with an msw server of its own: what the server mocks answers the tool and passes, what it lets by is refused and fails the run with NETWORK_ESCAPE', async () => {
+    trap = await startTrap();
+    project = await makeScenarioProject({
+      'a-mocked': MSW_SCENARIO('a-mocked', '/forecast'),
+      'b-not-mocked': MSW_SCENARIO('b-not-mocked', '/tides'),
+    });
+    const env = { TRAP_URL: trap.url };
+    // Recorded from its script: in record mode the tool's own msw server answers it as well.
+    expect((await runBuiltCli(['record', 'a-mocked'], { cwd: project, env })).code).toBe(0);
+    for (const workers of ['1', '2']) {
+      const result = await runBuiltCli(['run', '--workers', workers], { cwd: project, env });
+      expect(result.code, result.stdout).toBe(1);
+      expect(result.stdout).toMatch(/✓ a-mocked/);
+      expect(result.stdout).toMatch(
+        /✗ b-not-mocked[^\n]*\n\s+NETWORK_ESCAPE b-not-mocked: 1 request tried to reach the network during replay/,
+      );
+      expect(result.stdout).toContain(`GET ${trap.url}/tides`);
+      expect(result.stdout).not.toContain('EXPECTATION_FAILED a-mocked');
+    }
+    expect(trap.requests).toEqual([]);
   });
 });
