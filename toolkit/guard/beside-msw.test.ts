@@ -3,7 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startLoopbackServer, sseFrames, type LoopbackServer } from '../../test/support/loopback-server.js';
+import type { LoopbackServer } from '../../test/support/loopback-server.js';
+import { startRealApi, streamedText } from '../../test/support/real-api.js';
 import { compileScript } from '../authored/compile-script.js';
 import { installNetworkGuard, type NetworkGuard } from './network-guard.js';
 import { serveCassetteWithMsw } from './serve-cassette-with-msw.js';
@@ -24,14 +25,6 @@ afterEach(async () => {
   await realApi?.close();
   realApi = undefined;
 });
-
-/** Stands in for the real API: counts what reaches it. */
-async function startRealApi(): Promise<LoopbackServer> {
-  return startLoopbackServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(sseFrames([{ choices: [{ index: 0, delta: { content: 'from the real API' } }] }]));
-  });
-}
 
 /** A test's own msw server mocking `GET /mocked` of the API, letting everything else by. */
 function listen(api: LoopbackServer, ...more: Parameters<typeof setupServer>): SetupServer {
@@ -63,17 +56,6 @@ const escapedPaths = (open: NetworkGuard, api: LoopbackServer) =>
 
 /** What the interceptors patch. */
 const patched = () => ({ fetch: globalThis.fetch, request: http_.request });
-
-async function streamedText(client: OpenAI): Promise<string> {
-  const stream = await client.chat.completions.create({
-    model: 'm',
-    messages: [{ role: 'user', content: 'hi' }],
-    stream: true,
-  });
-  let text = '';
-  for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-  return text;
-}
 
 describe("a test's own msw server beside the guard", () => {
   test('a guard with no server beside it puts back what it patched', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { startLoopbackServer, type LoopbackServer } from '../../test/support/loopback-server.js';
+import type { LoopbackServer } from '../../test/support/loopback-server.js';
+import { startRealApi } from '../../test/support/real-api.js';
 import { installNetworkGuard, type NetworkGuard } from './network-guard.js';
 
 // nock runs on its own, older copy of msw's interceptors, which patches fetch apart from the
@@ -19,12 +20,6 @@ afterEach(async () => {
   await realApi?.close();
   realApi = undefined;
 });
-
-/** Stands in for the real API: counts what reaches it. */
-const startRealApi = () =>
-  startLoopbackServer((_req, res) => {
-    res.end('from the real API');
-  });
 
 const nocked = async () => (await fetch(`${NOCKED}/nocked`)).text();
 

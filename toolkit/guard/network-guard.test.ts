@@ -2,7 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { bypass, http, HttpResponse, passthrough } from 'msw';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { startLoopbackServer, sseFrames, type LoopbackServer } from '../../test/support/loopback-server.js';
+import type { LoopbackServer } from '../../test/support/loopback-server.js';
+import { startRealApi, streamedText } from '../../test/support/real-api.js';
 import { compileScript } from '../authored/compile-script.js';
 import { withLineage } from '../lineage/lineage-scope.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
@@ -22,25 +23,6 @@ afterEach(async () => {
   realApi = undefined;
   vi.unstubAllEnvs();
 });
-
-/** Stands in for the real API: counts what reaches it. */
-async function startRealApi(): Promise<LoopbackServer> {
-  return startLoopbackServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(sseFrames([{ choices: [{ index: 0, delta: { content: 'from the real API' } }] }]));
-  });
-}
-
-async function sdkText(client: OpenAI): Promise<string> {
-  const stream = await client.chat.completions.create({
-    model: 'm',
-    messages: [{ role: 'user', content: 'hi' }],
-    stream: true,
-  });
-  let text = '';
-  for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-  return text;
-}
 
 describe('network guard', () => {
   test('a request the cassette did not serve fails, never arrives, and fails the run even when the caller caught it and retried', async () => {
@@ -92,7 +74,7 @@ describe('network guard', () => {
     guard = installNetworkGuard();
     const replay = createReplayingFetch(compileScript({ lineages: { main: [{ text: 'Hello from the cassette.' }] } }));
     const client = new OpenAI({ baseURL: realApi.url, fetch: replay, maxRetries: 0 });
-    expect(await sdkText(client)).toBe('Hello from the cassette.');
+    expect(await streamedText(client)).toBe('Hello from the cassette.');
     expect(realApi.requests).toHaveLength(0);
     guard.assertNoEscapes();
     replay.assertConsumed();
@@ -178,7 +160,7 @@ describe('serving a cassette through msw', () => {
     const served = serveCassetteWithMsw(cassette(), { baseUrl: realApi.url });
     guard = installNetworkGuard({ handlers: served.handlers });
     const client = new OpenAI({ baseURL: realApi.url, maxRetries: 0 });
-    expect(await sdkText(client)).toBe('Hello from the cassette.');
+    expect(await streamedText(client)).toBe('Hello from the cassette.');
     const child = await fetch(`${realApi.url}/chat/completions`, {
       method: 'POST',
       headers: { 'x-session-lineage': 'main/call_1' },
