@@ -1,9 +1,9 @@
 import type { Json } from '../../canonical/canonical-json.js';
 import type { RecordedResponse } from '../../exchange/recorded-response.js';
+import { answerMentions } from '../answer-mentions.js';
 import { canonicalArguments } from '../canonical-arguments.js';
 import { isObject, parseJson, textOfParts } from '../json-fields.js';
 import type { NeutralToolCall, ReplyOf, TokenUsage } from '../wire-protocol.js';
-import { answerMentions } from '../answer-mentions.js';
 
 type JsonObject = { [key: string]: Json };
 
