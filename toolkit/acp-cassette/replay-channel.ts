@@ -4,6 +4,7 @@ import type { AnyMessage } from '@agentclientprotocol/sdk';
 import type { AcpChannel, ChannelSpec, ChildExit, OpenAcpChannel, Termination } from '../../providers/acp/index.js';
 import { canonicalize } from '../canonical/canonical-json.js';
 import { firstDivergence } from '../canonical/first-divergence.js';
+import { namedList } from '../errors/named-list.js';
 import { pause, scaledDelay, type ReplayTiming } from '../replay/replay-timing.js';
 import { showValue } from '../replay/replay-messages.js';
 import { AcpCassetteError } from './acp-cassette-error.js';
@@ -41,7 +42,7 @@ export class ProtocolReplay {
     if (!exchange) {
       const failure = new AcpCassetteError(
         'ACP_CASSETTE_NOT_FOUND',
-        `ACP child "${spec.lineage}" has no protocol recording in ${this.options.location} (recorded: ${[...this.exchanges.keys()].join(', ') || 'none'}); ` +
+        `ACP child "${spec.lineage}" has no protocol recording in ${this.options.location} (recorded: ${namedList([...this.exchanges.keys()], spec.lineage) || 'none'}); ` +
           `nothing was started. Record it with: ${this.options.recordHint}`,
       );
       this.problems.push(failure);

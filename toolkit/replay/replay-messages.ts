@@ -2,6 +2,7 @@ import type { Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
 import type { RecordedAmbiguity } from '../cassette/types.js';
 import { CassetteError } from '../errors/cassette-error.js';
+import { namedList } from '../errors/named-list.js';
 import { mismatchAdvice } from './mismatch-advice.js';
 
 /** Where the cassette came from and how to re-record it, for every message. */
@@ -14,7 +15,7 @@ export function unrecordedSession(lineage: string, known: readonly string[], con
   return new CassetteError(
     'UNRECORDED_SESSION',
     `Session "${lineage}" made a model call, but ${context.location} has no recording for it. ` +
-      `Recorded sessions: ${known.length === 0 ? '(none)' : known.join(', ')}. ` +
+      `Recorded sessions: ${known.length === 0 ? '(none)' : namedList(known, lineage)}. ` +
       'The run took a different path than the recording (a child started by another tool call gets another lineage). ' +
       `If the change is intended, re-record with: ${context.recordHint}`,
     { failedCall: { lineage, call: 1 } },

@@ -453,6 +453,29 @@ describe('replay errors', () => {
     });
   });
 
+  test("in a recording of many sessions, UNRECORDED_SESSION names the missing session's parent and siblings and counts the rest", async () => {
+    const [call] = sampleCassette().calls['main'] ?? [];
+    const names = [
+      ...Array.from({ length: 500 }, (_, i) => `agent-${String(i).padStart(3, '0')}`),
+      'main',
+      'main/call_1',
+      'main/call_2',
+    ];
+    const fetch = createReplayingFetch(
+      located(cassetteOf(Object.fromEntries(names.map((name) => [name, [call as CassetteCall]])))),
+      hint,
+    );
+    expect(await failureOf(await fetch(...post('main/call_9', [user('x')])))).toMatchObject({
+      code: 'UNRECORDED_SESSION',
+    });
+    const message = fetch.report().failures[0]?.message ?? '';
+    const listed = /Recorded sessions: (.*)\. The run took/.exec(message)?.[1];
+    // Sorted, the 500 others come first: without the nearest kept, none of main's would be named.
+    expect(listed).toBe(
+      `${names.slice(0, 17).join(', ')}, main, main/call_1, main/call_2, … and ${names.length - 20} more`,
+    );
+  });
+
   test('one call too many is CASSETTE_EXHAUSTED with the recorded count', async () => {
     const fetch = createReplayingFetch(located(sampleCassette()), hint);
     await fetch(...post('main/call_1', [user('find trains')], { temperature: 0 }));

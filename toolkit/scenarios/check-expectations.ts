@@ -1,5 +1,6 @@
 import type { SessionLog } from '../../harness/session/types.js';
 import { finalAssistantText } from '../../harness/agents/final-output.js';
+import { namedList } from '../errors/named-list.js';
 import type { ScenarioExpectations } from './types.js';
 
 /** Every way the harvested sessions fall short of the scenario's expectations, as sentences. */
@@ -11,13 +12,13 @@ export function checkExpectations(expect: ScenarioExpectations | undefined, sess
     const found = byLineage.get(lineage);
     if (!found)
       problems.push(
-        `expected a session "${lineage}" but the run produced: ${[...byLineage.keys()].join(', ') || 'none'}`,
+        `expected a session "${lineage}" but the run produced: ${namedList([...byLineage.keys()], lineage) || 'none'}`,
       );
     return found;
   };
   if (expect.sessions !== undefined && sessions.length !== expect.sessions) {
     problems.push(
-      `expected ${expect.sessions} sessions, the run produced ${sessions.length} (${sessions.map((s) => s.header.lineage).join(', ')})`,
+      `expected ${expect.sessions} sessions, the run produced ${sessions.length} (${namedList(sessions.map((s) => s.header.lineage))})`,
     );
   }
   for (const [lineage, reason] of Object.entries(expect.turnEnd ?? {})) {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { compileScript } from '../authored/compile-script.js';
 import { CassetteError } from '../errors/cassette-error.js';
+import { namedList } from '../errors/named-list.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
 import { saveCassette, writeCassetteInto, type SaveResult } from '../cassette/save-cassette.js';
@@ -366,7 +367,7 @@ function scriptMisfits(scenario: ScenarioDefinition, sessions: readonly Consumpt
       new ScenarioError(
         'UNSCRIPTED_SESSION',
         `Session${unscripted.length > 1 ? 's' : ''} ${unscripted.map((name) => `"${name}"`).join(', ')} asked the model server for an answer, but the script has no lineage of that name. ` +
-          `Scripted lineages: ${scripted.join(', ') || '(none)'}. A child's lineage is <parent lineage>/<id of the tool call that started it>: rename the script's lineage to match, or add it.`,
+          `Scripted lineages: ${namedList(scripted, unscripted[0]) || '(none)'}. A child's lineage is <parent lineage>/<id of the tool call that started it>: rename the script's lineage to match, or add it.`,
       ),
     );
   }
@@ -377,7 +378,7 @@ function scriptMisfits(scenario: ScenarioDefinition, sessions: readonly Consumpt
       new ScenarioError(
         'SCRIPT_LINEAGE_UNUSED',
         `The script's lineage${unused.length > 1 ? 's' : ''} ${unused.map((name) => `"${name}"`).join(', ')} answered no model call: no session of that name ran. ` +
-          `Sessions that ran: ${[...used].sort().join(', ') || '(none)'}. Fix the lineage name (a child is <parent lineage>/<tool call id>) or remove it from the script.`,
+          `Sessions that ran: ${namedList([...used].sort(), unused[0]) || '(none)'}. Fix the lineage name (a child is <parent lineage>/<tool call id>) or remove it from the script.`,
       ),
     );
   }

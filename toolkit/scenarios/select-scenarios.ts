@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { namedList } from '../errors/named-list.js';
 import { ScenarioError } from './scenario-error.js';
 
 /**
@@ -11,7 +12,7 @@ export function selectScenarios(known: readonly string[], names: readonly string
   if (unknown.length > 0) {
     throw new ScenarioError(
       'UNKNOWN_SCENARIO',
-      `Unknown scenario${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')} in ${dir}. Known: ${known.join(', ') || 'none'}.`,
+      `Unknown scenario${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')} in ${dir}. Known: ${namedList(known) || 'none'}.`,
     );
   }
   return names.length > 0 ? [...new Set(names)] : [...known];
