@@ -5,6 +5,7 @@ import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import http from 'node:http';
 import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
+import { plainOptionsAround } from './plain-request-options.js';
 
 export type RequestListener = (...event: HttpRequestEventMap['request']) => Promise<void>;
 
@@ -24,6 +25,8 @@ interface Applied {
   readonly interceptor: HttpInterceptor;
   /** What it patched in, as it left them. */
   readonly patched: readonly unknown[];
+  /** Takes away what was wrapped around it (`plain-request-options.ts`), once it is disposed. */
+  readonly unwrap: (() => void) | undefined;
   /**
    * Kept applied from then on: another interceptor (an msw server's) has listened on it, or
    * another library has patched over it.
@@ -71,10 +74,12 @@ export function listenToRequests(listener: RequestListener): () => void {
 
 function apply(Kind: (typeof KINDS)[number]): HttpInterceptor {
   const interceptor: HttpInterceptor = new Kind();
-  interceptor.apply();
+  let unwrap: (() => void) | undefined;
+  if (Kind === ClientRequestInterceptor) unwrap = plainOptionsAround(() => interceptor.apply());
+  else interceptor.apply();
   // ESM code that imported `request` from 'node:http' by name gets the patched one.
   syncBuiltinESMExports();
-  const entry: Applied = { interceptor, patched: patchedNow(Kind.symbol), kept: false };
+  const entry: Applied = { interceptor, patched: patchedNow(Kind.symbol), unwrap, kept: false };
   applied.set(Kind.symbol, entry);
   const emitter = emitterOf(interceptor);
   // A server listening on it removes its listeners as it closes, just after unregistering it.
@@ -103,6 +108,7 @@ function disposeIfUnused(symbol: symbol): void {
   const registered = getGlobalSymbol(symbol);
   Reflect.set(globalThis, symbol, entry.interceptor);
   entry.interceptor.dispose();
+  entry.unwrap?.();
   if (registered !== undefined && registered !== entry.interceptor) Reflect.set(globalThis, symbol, registered);
   syncBuiltinESMExports();
 }
