@@ -79,7 +79,17 @@ describe('nestcast', () => {
   it('reports a wrong option as a usage error with exit code 2', async () => {
     const io = memoryIo();
     expect(await main(['run', '--colour'], io)).toBe(2);
-    expect(io.err()).toMatch(/nestcast run: Unknown option '--colour'/);
+    expect(io.err()).toMatch(/nestcast run: Unknown option '--colour'\n/);
+  });
+
+  it('names the option or command a misspelt one was closest to', async () => {
+    const io = memoryIo();
+    expect(await main(['run', '--wrokers', '2'], io)).toBe(2);
+    expect(io.err()).toMatch(/^nestcast run: Unknown option '--wrokers'; did you mean --workers\?\n/);
+    expect(await main(['recrod'], io)).toBe(2);
+    expect(io.err()).toContain('nestcast: unknown command "recrod"; did you mean record?\n');
+    expect(await main(['replay'], io)).toBe(2);
+    expect(io.err()).toContain('nestcast: unknown command "replay"\n');
   });
 });
 

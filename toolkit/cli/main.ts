@@ -1,4 +1,5 @@
 import { describeError } from '../../harness/error-text.js';
+import { closestName } from '../errors/closest-name.js';
 import { UsageError, type Command } from './command.js';
 import { paint, processIo, type CliIo } from './io.js';
 import { NESTCAST_VERSION } from './version.js';
@@ -103,7 +104,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const entry = COMMANDS.find((command) => command.name === name);
   if (!entry) {
-    io.stderr(`nestcast: unknown command "${name}"\n\n${usage(io)}`);
+    const meant = closestName(
+      name,
+      COMMANDS.map((command) => command.name),
+    );
+    io.stderr(
+      `nestcast: unknown command "${name}"${meant === undefined ? '' : `; did you mean ${meant}?`}\n\n${usage(io)}`,
+    );
     return 2;
   }
   const command = await entry.load();
