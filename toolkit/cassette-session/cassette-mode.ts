@@ -1,3 +1,4 @@
+import { checkNestcastVariables } from '../environment/nestcast-variables.js';
 import { CassetteError } from '../errors/cassette-error.js';
 
 /**
@@ -17,12 +18,13 @@ export const RECORD_VARIABLE = 'NESTCAST_RECORD';
 /**
  * The mode asked for: `NESTCAST_RECORD` when set (a mode name; `1`/`true` mean `all`; `0`/`false`
  * mean not set), else the code's own choice, else `replay`. The variable wins because it is the
- * person at the terminal asking to re-record.
+ * person at the terminal asking to re-record; a misspelt one is refused, not read as unset.
  */
 export function resolveCassetteMode(
   fromCode: CassetteMode | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): CassetteMode {
+  checkNestcastVariables(env);
   const raw = env[RECORD_VARIABLE]?.trim().toLowerCase();
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false')
     return checked(fromCode ?? 'replay', 'the mode option');

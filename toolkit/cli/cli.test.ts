@@ -82,6 +82,15 @@ describe('nestcast', () => {
     expect(io.err()).toMatch(/nestcast run: Unknown option '--colour'\n/);
   });
 
+  it('refuses to run any command under a NESTCAST_ variable it does not read, naming the one meant', async () => {
+    const io = memoryIo({ NESTCAST_RECROD: 'all' });
+    expect(await main(['inspect', 'spawn-one'], io)).toBe(1);
+    expect(io.err()).toMatch(
+      /^nestcast inspect: NESTCAST_VARIABLE_UNKNOWN: The environment sets NESTCAST_RECROD, which nestcast does not read: did you mean NESTCAST_RECORD\?/,
+    );
+    expect(io.out()).toBe('');
+  });
+
   it('names the option or command a misspelt one was closest to', async () => {
     const io = memoryIo();
     expect(await main(['run', '--wrokers', '2'], io)).toBe(2);
@@ -118,11 +127,13 @@ describe('nestcast run', () => {
     expect(await main(['run', 'child-http-error'], io)).toBe(0);
   });
 
-  it('lists the known scenarios when a name is mistyped', async () => {
+  it('names the scenario a mistyped name was closest to, and lists the known ones', async () => {
     const io = memoryIo();
     expect(await main(['run', 'spawn-on'], io)).toBe(1);
-    expect(io.err()).toContain('UNKNOWN_SCENARIO: Unknown scenario "spawn-on"');
-    expect(io.err()).toMatch(/Known: .*spawn-one/);
+    expect(io.err()).toContain(
+      'UNKNOWN_SCENARIO: Unknown scenario "spawn-on" (did you mean "spawn-one"?) in ' +
+        `${join(REPO, 'scenarios')}. Known: acp-child, acp-child-crash,`,
+    );
   });
 
   it('fails, naming the scenario, the lineage and the divergence, when one word of a recorded child answer changes', async () => {

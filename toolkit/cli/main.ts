@@ -1,4 +1,5 @@
 import { describeError } from '../../harness/error-text.js';
+import { checkNestcastVariables } from '../environment/nestcast-variables.js';
 import { closestName } from '../errors/closest-name.js';
 import { UsageError, type Command } from './command.js';
 import { paint, processIo, type CliIo } from './io.js';
@@ -120,6 +121,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return 0;
   }
   try {
+    checkNestcastVariables(io.env);
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

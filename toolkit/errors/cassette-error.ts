@@ -16,6 +16,8 @@ export type CassetteErrorCode =
   | 'SECRET_ENV_INVALID'
   | 'SCRIPT_INVALID'
   | 'CASSETTE_MODE_INVALID'
+  /** The environment sets a `NESTCAST_` variable nestcast does not read (a misspelt `NESTCAST_RECORD`). */
+  | 'NESTCAST_VARIABLE_UNKNOWN'
   /** A file an ACP child left in the run's outbox is not what the runner expects. */
   | 'OUTBOX_INVALID'
   /** The journal of an interrupted recording-folder swap is damaged: recovery moves nothing. */

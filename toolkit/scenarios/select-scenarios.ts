@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { closestName } from '../errors/closest-name.js';
 import { namedList } from '../errors/named-list.js';
 import { ScenarioError } from './scenario-error.js';
 
@@ -12,10 +13,16 @@ export function selectScenarios(known: readonly string[], names: readonly string
   if (unknown.length > 0) {
     throw new ScenarioError(
       'UNKNOWN_SCENARIO',
-      `Unknown scenario${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')} in ${dir}. Known: ${namedList(known) || 'none'}.`,
+      `Unknown scenario${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => unknownName(name, known)).join(', ')} in ${dir}. Known: ${namedList(known) || 'none'}.`,
     );
   }
   return names.length > 0 ? [...new Set(names)] : [...known];
+}
+
+/** `"spawn-on" (did you mean "spawn-one"?)`: the known name a mistyped one was closest to, when one is. */
+function unknownName(name: string, known: readonly string[]): string {
+  const meant = closestName(name, known);
+  return meant === undefined ? `"${name}"` : `"${name}" (did you mean "${meant}"?)`;
 }
 
 /** One part of a suite split across machines: `index` of `count`, 1-based, as `--shard 2/3`. */
