@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CassetteError } from '../errors/cassette-error.js';
+import { CassetteError, refuseUnknownOptions } from '../errors/cassette-error.js';
+import { optionKeys } from '../errors/option-keys.js';
 import { META_FILE } from '../cassette/lineage-file.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { mergeCassettes } from '../cassette/merge-cassettes.js';
@@ -9,8 +10,13 @@ import type { Cassette } from '../cassette/types.js';
 import type { Secret } from '../secrets/secret.js';
 import { resolveLineage } from '../lineage/resolve-lineage.js';
 import { credentialSecrets } from '../secrets/credential-headers.js';
-import { createRecordingFetch, type ProvenanceInput, type RecordingOptions } from '../record/recording-fetch.js';
-import { createReplayingFetch, type ReplayOptions } from '../replay/replaying-fetch.js';
+import {
+  createRecordingFetch,
+  RECORDING_OPTION_KEYS,
+  type ProvenanceInput,
+  type RecordingOptions,
+} from '../record/recording-fetch.js';
+import { createReplayingFetch, REPLAY_OPTION_KEYS, type ReplayOptions } from '../replay/replaying-fetch.js';
 import { resolveCassetteMode, type CassetteMode } from './cassette-mode.js';
 
 export interface CassetteOptions {
@@ -28,6 +34,15 @@ export interface CassetteOptions {
   /** The command that re-records this cassette, quoted in every replay failure. */
   readonly recordHint?: string;
 }
+
+/** Every key of `CassetteOptions`: any other is refused (`OPTIONS_INVALID`). */
+export const CASSETTE_OPTION_KEYS = optionKeys<CassetteOptions>({
+  mode: true,
+  recording: true,
+  replay: true,
+  provenance: true,
+  recordHint: true,
+});
 
 /** One cassette opened for one piece of work: give `fetch` to the client, then `close()`. */
 export interface CassetteSession {
@@ -47,6 +62,9 @@ export interface CassetteSession {
 
 /** Opens the cassette folder `dir` in `mode` (see `CassetteMode`). */
 export async function openCassette(dir: string, options: CassetteOptions = {}): Promise<CassetteSession> {
+  refuseUnknownOptions('openCassette', options, CASSETTE_OPTION_KEYS);
+  refuseUnknownOptions('openCassette', options.recording, RECORDING_OPTION_KEYS, 'recording.');
+  refuseUnknownOptions('openCassette', options.replay, REPLAY_OPTION_KEYS, 'replay.');
   const mode = resolveCassetteMode(options.mode);
   const hint = options.recordHint ?? `NESTCAST_RECORD=all <your test command>  (cassette ${dir})`;
   const exists = await access(join(dir, META_FILE)).then(

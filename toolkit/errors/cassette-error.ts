@@ -1,5 +1,6 @@
 import { NestcastError } from '../../harness/errors.js';
 import type { Divergence } from '../canonical/first-divergence.js';
+import { unknownOption } from './option-keys.js';
 
 export type CassetteErrorCode =
   | 'CASSETTE_NOT_FOUND'
@@ -16,6 +17,8 @@ export type CassetteErrorCode =
   | 'SECRET_ENV_INVALID'
   | 'SCRIPT_INVALID'
   | 'CASSETTE_MODE_INVALID'
+  /** An options object given to `openCassette`, `createRecordingFetch` or `createReplayingFetch` holds a key they do not read. */
+  | 'OPTIONS_INVALID'
   /** The environment sets a `NESTCAST_` variable nestcast does not read (a misspelt `NESTCAST_RECORD`). */
   | 'NESTCAST_VARIABLE_UNKNOWN'
   /** A file an ACP child left in the run's outbox is not what the runner expects. */
@@ -60,3 +63,14 @@ export class CassetteError extends NestcastError<CassetteErrorCode> {
 
 /** What the user runs to (re)record; shown in every message that ends in "re-record". */
 export const DEFAULT_RECORD_HINT = 'nestcast record <scenario>';
+
+/** Throws OPTIONS_INVALID when `options` (given to `where`, at `path`) holds a key not in `known`. */
+export function refuseUnknownOptions(
+  where: string,
+  options: object | undefined,
+  known: readonly string[],
+  path = '',
+): void {
+  const problem = unknownOption(options, known, path);
+  if (problem !== undefined) throw new CassetteError('OPTIONS_INVALID', `${where}: ${problem}.`);
+}

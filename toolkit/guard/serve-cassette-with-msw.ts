@@ -29,8 +29,9 @@ export interface MswCassette {
  * errors. A request under the base URL that no protocol claims is left to other handlers.
  */
 export function serveCassetteWithMsw(cassette: Cassette, options: MswCassetteOptions): MswCassette {
-  const replay = createReplayingFetch(cassette, options);
-  const handler = http.all(`${options.baseUrl.replace(/\/+$/, '')}/*`, async ({ request }) => {
+  const { baseUrl, ...replayOptions } = options;
+  const replay = createReplayingFetch(cassette, replayOptions);
+  const handler = http.all(`${baseUrl.replace(/\/+$/, '')}/*`, async ({ request }) => {
     const url = new URL(request.url);
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.clone().text();
     const protocol = protocolOf({ method: request.method, url, body: readRequest(body).sent });

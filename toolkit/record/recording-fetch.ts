@@ -6,6 +6,8 @@ import { recorderName } from '../cassette/recorder-name.js';
 import { createMessageSharer } from '../cassette/request-encoding.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../cassette/types.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
+import { optionKeys } from '../errors/option-keys.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';
@@ -46,6 +48,15 @@ export interface RecordingOptions {
    */
   readonly forwardLineage?: boolean;
 }
+
+/** Every key of `RecordingOptions`: any other is refused (`OPTIONS_INVALID`). */
+export const RECORDING_OPTION_KEYS = optionKeys<RecordingOptions>({
+  fetch: true,
+  secrets: true,
+  responseHeaders: true,
+  normalise: true,
+  forwardLineage: true,
+});
 
 /** What the recorder noticed that the user should act on. */
 export interface RecordReport {
@@ -92,6 +103,7 @@ interface Capture {
  * reads a copy. Request headers are never recorded.
  */
 export function createRecordingFetch(options: RecordingOptions = {}): RecordingFetch {
+  refuseUnknownOptions('createRecordingFetch', options, RECORDING_OPTION_KEYS);
   const realFetch = options.fetch ?? globalThis.fetch;
   const keepHeaders = options.responseHeaders ?? DEFAULT_RESPONSE_HEADERS;
   const secrets = new Map<string, Secret>(

@@ -7,7 +7,8 @@ import {
 import type { Json } from '../canonical/canonical-json.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
-import { DEFAULT_RECORD_HINT, type CassetteError } from '../errors/cassette-error.js';
+import { DEFAULT_RECORD_HINT, refuseUnknownOptions, type CassetteError } from '../errors/cassette-error.js';
+import { optionKeys } from '../errors/option-keys.js';
 import { requestEqual } from '../cassette/request-equal.js';
 import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';
@@ -65,6 +66,18 @@ export interface ReplayOptions {
    */
   readonly onServed?: (served: ServedCall) => void;
 }
+
+/** Every key of `ReplayOptions`: any other is refused (`OPTIONS_INVALID`). */
+export const REPLAY_OPTION_KEYS = optionKeys<ReplayOptions>({
+  mode: true,
+  timing: true,
+  onWarning: true,
+  recordHint: true,
+  normalise: true,
+  failures: true,
+  onCall: true,
+  onServed: true,
+});
 
 /** A call the replaying fetch answered: what a program scenario builds its session transcripts from. */
 export interface ServedCall {
@@ -142,6 +155,7 @@ interface SessionState {
  * session hanging from the same tool call.
  */
 export function createReplayingFetch(cassette: Cassette, options: ReplayOptions = {}): ReplayingFetch {
+  refuseUnknownOptions('createReplayingFetch', options, REPLAY_OPTION_KEYS);
   const mode = options.mode ?? 'strict';
   const timing = options.timing ?? 'instant';
   const context: MessageContext = {

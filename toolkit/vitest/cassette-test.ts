@@ -1,6 +1,12 @@
 import { dirname, join, relative } from 'node:path';
 import { test, type TestContext } from 'vitest';
-import { openCassette, type CassetteOptions, type CassetteSession } from '../cassette-session/open-cassette.js';
+import {
+  CASSETTE_OPTION_KEYS,
+  openCassette,
+  type CassetteOptions,
+  type CassetteSession,
+} from '../cassette-session/open-cassette.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
 
 export interface CassetteTestOptions extends CassetteOptions {
   /**
@@ -17,12 +23,15 @@ export interface CassetteTestOptions extends CassetteOptions {
  * checks every recorded call was used; a recording is saved only if the test passed.
  */
 export function withCassette(options: CassetteTestOptions = {}) {
+  // Refused as the test file loads, not once per test.
+  refuseUnknownOptions('withCassette', options, [...CASSETTE_OPTION_KEYS, 'dir']);
+  const { dir: dirOf, ...cassetteOptions } = options;
   return test.extend<{ cassette: CassetteSession }>({
     cassette: async ({ task }, use) => {
       const context = { task } as TestContext;
-      const dir = options.dir?.(context) ?? defaultCassetteDir(context);
+      const dir = dirOf?.(context) ?? defaultCassetteDir(context);
       const cassette = await openCassette(dir, {
-        ...options,
+        ...cassetteOptions,
         recordHint: options.recordHint ?? rerecordCommand(context),
       });
       await use(cassette);

@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { openCassette } from '../cassette-session/open-cassette.js';
+import { sampleCassette } from '../cassette/testing/sample-cassette.js';
+import { serveCassetteWithMsw } from '../guard/serve-cassette-with-msw.js';
+import { createRecordingFetch } from '../record/recording-fetch.js';
+import { createReplayingFetch } from '../replay/replaying-fetch.js';
+import { withCassette } from '../vitest/cassette-test.js';
+import { optionKeys, unknownOption } from './option-keys.js';
+
+interface Sample {
+  readonly mode?: string;
+  readonly timeout?: number;
+}
+const KNOWN = optionKeys<Sample>({ mode: true, timeout: true });
+
+describe('unknownOption', () => {
+  test('passes known keys and no options at all', () => {
+    expect(unknownOption({ mode: 'all', timeout: 1 }, KNOWN)).toBeUndefined();
+    expect(unknownOption({}, KNOWN)).toBeUndefined();
+    expect(unknownOption(undefined, KNOWN)).toBeUndefined();
+  });
+
+  test('names the first unknown key, the known one it was closest to, and every option', () => {
+    expect(unknownOption({ mdoe: 'all' }, KNOWN)).toBe(
+      'unknown option "mdoe" (did you mean "mode"?); the options are mode, timeout',
+    );
+    expect(unknownOption({ colour: true }, KNOWN)).toBe('unknown option "colour"; the options are mode, timeout');
+    expect(unknownOption({ mdoe: 'all' }, KNOWN, 'replay.')).toBe(
+      'unknown option "replay.mdoe" (did you mean "replay.mode"?); the options of replay are mode, timeout',
+    );
+  });
+});
+
+describe('a misspelt option is refused where it is given, never read as unset', () => {
+  const invalid = (message: string) => expect.objectContaining({ code: 'OPTIONS_INVALID', message });
+
+  test('openCassette, its recording and replay options, and withCassette as the test file loads', async () => {
+    // `mdoe: 'all'` read as unset would replay the old recording instead of recording again.
+    await expect(openCassette('/nowhere', { mdoe: 'all' } as never)).rejects.toThrow(
+      invalid(
+        'openCassette: unknown option "mdoe" (did you mean "mode"?); the options are mode, recording, replay, provenance, recordHint.',
+      ),
+    );
+    await expect(openCassette('/nowhere', { replay: { mdoe: 'sequence' } } as never)).rejects.toThrow(
+      invalid(
+        expect.stringContaining('openCassette: unknown option "replay.mdoe" (did you mean "replay.mode"?)') as never,
+      ),
+    );
+    await expect(openCassette('/nowhere', { recording: { secret: ['sk-1'] } } as never)).rejects.toThrow(
+      invalid(
+        expect.stringContaining('unknown option "recording.secret" (did you mean "recording.secrets"?)') as never,
+      ),
+    );
+    expect(() => withCassette({ dri: () => '/nowhere' } as never)).toThrow(
+      invalid(expect.stringContaining('withCassette: unknown option "dri" (did you mean "dir"?)') as never),
+    );
+  });
+
+  test('createRecordingFetch, createReplayingFetch and serveCassetteWithMsw', () => {
+    // `secret` read as unset would leave a key that is not a credential header unscanned.
+    expect(() => createRecordingFetch({ secret: ['sk-1'] } as never)).toThrow(
+      invalid(
+        expect.stringContaining('createRecordingFetch: unknown option "secret" (did you mean "secrets"?)') as never,
+      ),
+    );
+    expect(() => createReplayingFetch(sampleCassette(), { timming: 'recorded' } as never)).toThrow(
+      invalid(
+        expect.stringContaining('createReplayingFetch: unknown option "timming" (did you mean "timing"?)') as never,
+      ),
+    );
+    expect(() =>
+      serveCassetteWithMsw(sampleCassette(), { baseUrl: 'http://api.test', mdoe: 'sequence' } as never),
+    ).toThrow(invalid(expect.stringContaining('unknown option "mdoe" (did you mean "mode"?)') as never));
+    expect(() =>
+      serveCassetteWithMsw(sampleCassette(), { baseUrl: 'http://api.test', mode: 'sequence' }),
+    ).not.toThrow();
+  });
+});

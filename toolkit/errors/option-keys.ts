@@ -1,0 +1,28 @@
+import { closestName } from './closest-name.js';
+
+/**
+ * The keys of an options interface, given as an object holding every key of `T` and no other:
+ * the compiler keeps the list in step with the interface.
+ */
+export function optionKeys<T extends object>(keys: { readonly [K in keyof Required<T>]: true }): readonly string[] {
+  return Object.keys(keys);
+}
+
+/**
+ * The first key of `options` that `known` does not hold, said as `unknown option "mdoe" (did you
+ * mean "mode"?)` (`path` names where the options sit: `replay.`); `undefined` when every key is known. A JavaScript caller, or a TypeScript one
+ * passing a variable, gets no compile error for a misspelt key, and an option read as unset can
+ * quietly check less (`{ mdoe: 'all' }` replays the old recording).
+ */
+export function unknownOption(options: object | undefined, known: readonly string[], path = ''): string | undefined {
+  if (options === undefined || options === null) return undefined;
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const meant = closestName(key, known);
+    return (
+      `unknown option ${JSON.stringify(path + key)}` +
+      `${meant === undefined ? '' : ` (did you mean ${JSON.stringify(path + meant)}?)`}; the options${path === '' ? '' : ` of ${path.slice(0, -1)}`} are ${known.join(', ')}`
+    );
+  }
+  return undefined;
+}
