@@ -122,6 +122,21 @@ describe('options', () => {
     });
   });
 
+  it('refuses an option it does not read, at the top and in schedule, naming the one meant: a misspelt seed would run another seed', async () => {
+    await expect(checkProviderLifecycle(toyFactory(), { runs: 1, sead: 42 } as never)).rejects.toMatchObject({
+      code: 'INVALID_FUZZ_OPTIONS',
+      message: expect.stringMatching(
+        /^checkProviderLifecycle: unknown option "sead" \(did you mean "seed"\?\); the options are runs, seed, /,
+      ),
+    });
+    await expect(
+      checkProviderLifecycle(toyFactory(), { runs: 1, schedule: { maxRun: 2 } } as never),
+    ).rejects.toMatchObject({
+      code: 'INVALID_FUZZ_OPTIONS',
+      message: expect.stringContaining('unknown option "schedule.maxRun" (did you mean "schedule.maxRuns"?)'),
+    });
+  });
+
   it('fails a schedule that does not finish in time, naming the run that is stuck', async () => {
     const neverReady: ProviderFactory = {
       name: 'never-ready',

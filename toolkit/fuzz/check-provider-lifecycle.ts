@@ -9,6 +9,7 @@ import { claimedPaths, CoverageCounter, type PathCell } from './coverage.js';
 import type { SubagentCapabilities } from '../../providers/seam/types.js';
 import { describeError } from '../../harness/error-text.js';
 import { EscapeWatch } from './escape-watch.js';
+import { optionKeys, unknownOption } from '../errors/option-keys.js';
 import { FuzzError } from './fuzz-error.js';
 import { isListenerFailure } from './lifecycle-recorder.js';
 import { runSchedule } from './run-schedule.js';
@@ -241,7 +242,27 @@ export async function assertProviderLifecycle(
   return report;
 }
 
+/** Every key of `LifecycleCheckOptions`, and of its `schedule`: a misspelt `seed` would run another seed than the one to reproduce. */
+const CHECK_OPTION_KEYS = optionKeys<LifecycleCheckOptions>({
+  runs: true,
+  seed: true,
+  path: true,
+  timeoutMs: true,
+  schedule: true,
+  endOnFailure: true,
+  rerunAs: true,
+  settleWaitMs: true,
+});
+const SCHEDULE_OPTION_KEYS = optionKeys<NonNullable<LifecycleCheckOptions['schedule']>>({
+  maxRuns: true,
+  startListenerFaults: true,
+  endListenerFaults: true,
+});
+
 function validRuns(options: LifecycleCheckOptions): number {
+  const unknown =
+    unknownOption(options, CHECK_OPTION_KEYS) ?? unknownOption(options.schedule, SCHEDULE_OPTION_KEYS, 'schedule.');
+  if (unknown !== undefined) throw new FuzzError('INVALID_FUZZ_OPTIONS', `checkProviderLifecycle: ${unknown}`);
   if (!Number.isSafeInteger(options.runs) || options.runs < 1) {
     throw new FuzzError('INVALID_FUZZ_OPTIONS', `runs must be a positive integer, got ${String(options.runs)}`);
   }
