@@ -418,6 +418,20 @@ describe('nestcast serve: bad input gets typed errors', () => {
     });
   });
 
+  test('an option the mode does not read is SERVE_OPTIONS_INVALID naming the one meant: replay never runs without the rules a misspelt normalise held', async () => {
+    await expect(startModelServer({ recording: dir, normalize: { rules: [] } } as never)).rejects.toMatchObject({
+      code: 'SERVE_OPTIONS_INVALID',
+      message: expect.stringMatching(
+        /^startModelServer \(recording mode\): unknown option "normalize" \(did you mean "normalise"\?\); the options are host, port, normalise, recording, mode, timing, recordHint\.$/,
+      ),
+    });
+    // What one mode reads is unknown to another.
+    await expect(startModelServer({ scripts: script, timing: 'instant' } as never)).rejects.toMatchObject({
+      code: 'SERVE_OPTIONS_INVALID',
+      message: expect.stringContaining('startModelServer (script mode): unknown option "timing"'),
+    });
+  });
+
   test('a recording folder that does not exist is CASSETTE_NOT_FOUND naming the record command', async () => {
     await expect(startModelServer({ recording: join(dir, 'none') })).rejects.toMatchObject({
       code: 'CASSETTE_NOT_FOUND',

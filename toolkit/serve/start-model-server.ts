@@ -21,6 +21,7 @@ import { recordSource } from './record-source.js';
 import { replaySource } from './replay-source.js';
 import { protocolError, servedProtocol, servedShapes } from './served-apis.js';
 import { ServeError } from './serve-error.js';
+import { optionKeys, unknownOption } from '../errors/option-keys.js';
 import { writeResponse } from './write-response.js';
 import { CONTROL_PREFIX, sessionRoute } from './session-route.js';
 
@@ -333,8 +334,34 @@ function modeOf(options: ModelServerOptions): ServeMode {
   }
   if ('record' in options && typeof options.upstream !== 'string')
     throw new ServeError('SERVE_OPTIONS_INVALID', 'Record mode needs `upstream`: the real API to forward to.');
-  return given[0] === 'scripts' ? 'script' : (given[0] as ServeMode);
+  const mode = given[0] === 'scripts' ? 'script' : (given[0] as ServeMode);
+  const unknown = unknownOption(options, MODE_OPTION_KEYS[mode]);
+  if (unknown !== undefined)
+    throw new ServeError('SERVE_OPTIONS_INVALID', `startModelServer (${mode} mode): ${unknown}.`);
+  return mode;
 }
+
+/** The keys of `Listening`, which every mode reads. */
+const LISTENING = { host: true, port: true, normalise: true } as const satisfies Record<keyof Listening, true>;
+/** Every key each mode reads: any other is refused (`{ recording, normalize }` would replay without the rules). */
+const MODE_OPTION_KEYS: Readonly<Record<ServeMode, readonly string[]>> = {
+  script: optionKeys<ScriptServing>({ ...LISTENING, scripts: true, eventDelay: true, source: true }),
+  recording: optionKeys<RecordingServing>({
+    ...LISTENING,
+    recording: true,
+    mode: true,
+    timing: true,
+    recordHint: true,
+  }),
+  record: optionKeys<RecordServing>({
+    ...LISTENING,
+    record: true,
+    upstream: true,
+    apiKey: true,
+    forwardLineage: true,
+  }),
+  through: optionKeys<ThroughServing>({ ...LISTENING, through: true }),
+};
 
 async function listenOn(server: ReturnType<typeof createServer>, where: Listening) {
   try {
