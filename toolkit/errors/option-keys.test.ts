@@ -4,7 +4,9 @@ import { sampleCassette } from '../cassette/testing/sample-cassette.js';
 import { serveCassetteWithMsw } from '../guard/serve-cassette-with-msw.js';
 import { createRecordingFetch } from '../record/recording-fetch.js';
 import { createReplayingFetch } from '../replay/replaying-fetch.js';
+import { runScenario } from '../scenarios/run-scenario.js';
 import { withCassette } from '../vitest/cassette-test.js';
+import { scenarioTest } from '../vitest/scenario-test.js';
 import { optionKeys, unknownOption } from './option-keys.js';
 
 interface Sample {
@@ -54,6 +56,21 @@ describe('a misspelt option is refused where it is given, never read as unset', 
     expect(() => withCassette({ dri: () => '/nowhere' } as never)).toThrow(
       invalid(expect.stringContaining('withCassette: unknown option "dri" (did you mean "dir"?)') as never),
     );
+  });
+
+  test('runScenario, and scenarioTest as the test file loads', async () => {
+    // `recordingDir` read as unset would replay recordings/ instead of the folder meant.
+    await expect(runScenario({ name: 'x' } as never, { recordingDir: '/elsewhere' } as never)).rejects.toMatchObject({
+      code: 'OPTIONS_INVALID',
+      message: expect.stringContaining('runScenario: unknown option "recordingDir" (did you mean "recordingsDir"?)'),
+    });
+    expect(() => scenarioTest('x', { scenarioDir: 'elsewhere' } as never)).toThrow(
+      expect.objectContaining({
+        code: 'OPTIONS_INVALID',
+        message: expect.stringContaining('scenarioTest: unknown option "scenarioDir" (did you mean "scenariosDir"?)'),
+      }),
+    );
+    expect(() => scenarioTest('x', { mode: 'record' } as never)).toThrow(/scenarioTest: unknown option "mode"/);
   });
 
   test('createRecordingFetch, createReplayingFetch and serveCassetteWithMsw', () => {

@@ -13,7 +13,8 @@ import { closeRunFolders, openRunFolders } from './run-phases/run-folders.js';
 import { refuseToSave } from './run-phases/save-recording.js';
 import { refuseLinks } from '../recording-folder/refuse-links.js';
 import { lockRecording, tookOverSentence, type RecordingLock } from '../recording-folder/recording-lock.js';
-import { ScenarioFailedError } from './scenario-error.js';
+import { ScenarioError, ScenarioFailedError } from './scenario-error.js';
+import { optionKeys, unknownOption } from '../errors/option-keys.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import { isProgramScenario, type HarnessScenario, type ScenarioDefinition } from './types.js';
 import { openProgramRun, type ProgramRun } from './program/program-run.js';
@@ -56,6 +57,23 @@ export interface RunScenarioOptions {
   readonly onEvidence?: (evidence: RunEvidence) => void;
 }
 
+/** Every key of `RunScenarioOptions`: any other is refused (`OPTIONS_INVALID`). */
+export const RUN_SCENARIO_OPTION_KEYS = optionKeys<RunScenarioOptions>({
+  mode: true,
+  recordingsDir: true,
+  update: true,
+  timing: true,
+  baseUrl: true,
+  model: true,
+  apiKeyEnv: true,
+  env: true,
+  checkExpectations: true,
+  logger: true,
+  timeout: true,
+  interrupt: true,
+  onEvidence: true,
+});
+
 /** What one run leaves behind for a report. */
 export interface RunEvidence {
   /** Every session log of the run, in lineage order, with the run's own times. */
@@ -94,6 +112,9 @@ export async function runScenario(
   scenario: ScenarioDefinition,
   options: RunScenarioOptions = {},
 ): Promise<ScenarioReport> {
+  // A misspelt `recordingsDir` would replay another folder's recording.
+  const unknown = unknownOption(options, RUN_SCENARIO_OPTION_KEYS);
+  if (unknown !== undefined) throw new ScenarioError('OPTIONS_INVALID', `runScenario: ${unknown}.`);
   const started = performance.now();
   const mode = options.mode ?? 'replay';
   const writing = mode === 'record' || options.update === true;

@@ -4,6 +4,8 @@ import type { ScenarioFailureCode } from './scenario-failure.js';
 /** The scenario layer's own codes: what a scenario run, its loading or its selection fails with. */
 export type ScenarioErrorCode =
   | 'UNKNOWN_SCENARIO'
+  /** `runScenario` or `scenarioTest` was given an option it does not read. */
+  | 'OPTIONS_INVALID'
   | 'SCENARIO_INVALID'
   | 'SCENARIO_LOAD_FAILED'
   | 'EXPECTATION_FAILED'

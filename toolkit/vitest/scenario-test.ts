@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
+import { unknownOption } from '../errors/option-keys.js';
 import {
   assertScenarioPassed,
+  RUN_SCENARIO_OPTION_KEYS,
   runScenario,
   type RunScenarioOptions,
   type ScenarioReport,
@@ -37,6 +39,10 @@ export function scenarioTestTimeoutMs(scenario: ScenarioDefinition | string, opt
  */
 export function scenarioTest(scenario: ScenarioDefinition | string, options: ScenarioTestOptions = {}): void {
   const name = typeof scenario === 'string' ? scenario : scenario.name;
+  // Refused as the test file loads, not when the test runs.
+  const unknown = unknownOption(options, [...RUN_SCENARIO_OPTION_KEYS.filter((key) => key !== 'mode'), 'scenariosDir']);
+  if (unknown !== undefined) throw new ScenarioError('OPTIONS_INVALID', `scenarioTest: ${unknown}.`);
+  const { scenariosDir: _scenariosDir, ...runOptions } = options;
   test(
     `scenario ${name} replays as recorded`,
     async () => {
@@ -48,7 +54,7 @@ export function scenarioTest(scenario: ScenarioDefinition | string, options: Sce
             ? await watched(importTimeout(options.timeout), name, 'importing its file ', () => loadOne(name, options))
             : scenario;
         const limit = scenarioTimeout(definition.timeout, options.timeout);
-        report = await watched(limit, name, '', () => runScenario(definition, { ...options, mode: 'replay' }));
+        report = await watched(limit, name, '', () => runScenario(definition, { ...runOptions, mode: 'replay' }));
       } catch (error) {
         if (!(error instanceof ScenarioError && error.code === 'SCENARIO_TIMEOUT')) throw error;
         // Interrupted: failed as any scenario failure is, with its code and name.
