@@ -1,7 +1,16 @@
 import { NestcastError } from '../errors.js';
 
 export type LlmErrorCode =
-  'AUTH' | 'RATE_LIMIT' | 'SERVER' | 'BAD_REQUEST' | 'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'PROTOCOL';
+  | 'AUTH'
+  | 'RATE_LIMIT'
+  | 'SERVER'
+  | 'BAD_REQUEST'
+  | 'NETWORK'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'PROTOCOL'
+  /** An adapter was configured with a key it does not read (`baseURL` for `baseUrl`). */
+  | 'CONFIG_INVALID';
 
 export interface LlmErrorDetails {
   /** HTTP status, when the server answered. */

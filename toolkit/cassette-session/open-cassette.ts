@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CassetteError, refuseUnknownOptions } from '../errors/cassette-error.js';
-import { optionKeys } from '../errors/option-keys.js';
+import { optionKeys } from '../../harness/option-keys.js';
 import { META_FILE } from '../cassette/lineage-file.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { mergeCassettes } from '../cassette/merge-cassettes.js';

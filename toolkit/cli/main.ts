@@ -1,6 +1,6 @@
 import { describeError } from '../../harness/error-text.js';
 import { checkNestcastVariables } from '../environment/nestcast-variables.js';
-import { closestName } from '../errors/closest-name.js';
+import { closestName } from '../../harness/closest-name.js';
 import { UsageError, type Command } from './command.js';
 import { paint, processIo, type CliIo } from './io.js';
 import { NESTCAST_VERSION } from './version.js';

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closestName } from '../errors/closest-name.js';
+import { closestName } from '../../harness/closest-name.js';
 import { UsageError } from './command.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

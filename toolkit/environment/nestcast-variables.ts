@@ -1,5 +1,5 @@
 import { CassetteError } from '../errors/cassette-error.js';
-import { closestName } from '../errors/closest-name.js';
+import { closestName } from '../../harness/closest-name.js';
 import { namedList } from '../errors/named-list.js';
 
 /**

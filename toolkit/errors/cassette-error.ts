@@ -1,6 +1,6 @@
 import { NestcastError } from '../../harness/errors.js';
 import type { Divergence } from '../canonical/first-divergence.js';
-import { unknownOption } from './option-keys.js';
+import { unknownOption } from '../../harness/option-keys.js';
 
 export type CassetteErrorCode =
   | 'CASSETTE_NOT_FOUND'

@@ -9,7 +9,7 @@ import { claimedPaths, CoverageCounter, type PathCell } from './coverage.js';
 import type { SubagentCapabilities } from '../../providers/seam/types.js';
 import { describeError } from '../../harness/error-text.js';
 import { EscapeWatch } from './escape-watch.js';
-import { optionKeys, unknownOption } from '../errors/option-keys.js';
+import { optionKeys, unknownOption } from '../../harness/option-keys.js';
 import { FuzzError } from './fuzz-error.js';
 import { isListenerFailure } from './lifecycle-recorder.js';
 import { runSchedule } from './run-schedule.js';

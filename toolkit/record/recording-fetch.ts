@@ -7,7 +7,7 @@ import { createMessageSharer } from '../cassette/request-encoding.js';
 import { saveCassette, type SaveResult } from '../cassette/save-cassette.js';
 import type { Cassette, CassetteCall, Provenance, RecordedResponse } from '../cassette/types.js';
 import { refuseUnknownOptions } from '../errors/cassette-error.js';
-import { optionKeys } from '../errors/option-keys.js';
+import { optionKeys } from '../../harness/option-keys.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';
 import { createNormaliser } from '../normalisation/normaliser.js';
 import type { Normalisation, UnusedRule } from '../normalisation/types.js';

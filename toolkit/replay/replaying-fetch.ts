@@ -8,7 +8,7 @@ import type { Json } from '../canonical/canonical-json.js';
 import { firstDivergence, type Divergence } from '../canonical/first-divergence.js';
 import { showPath, showValues } from '../canonical/show-values.js';
 import { DEFAULT_RECORD_HINT, refuseUnknownOptions, type CassetteError } from '../errors/cassette-error.js';
-import { optionKeys } from '../errors/option-keys.js';
+import { optionKeys } from '../../harness/option-keys.js';
 import { requestEqual } from '../cassette/request-equal.js';
 import type { Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
 import { explicitLineage } from '../lineage/resolve-lineage.js';

@@ -1,5 +1,5 @@
 import { scriptLineagesProblem } from '../authored/compile-script.js';
-import { closestName } from '../errors/closest-name.js';
+import { closestName } from '../../harness/closest-name.js';
 import { HARNESS_ONLY_KEYS, scenarioDefinitionShape, type Shape } from './definition-schema.js';
 import { ScenarioError } from './scenario-error.js';
 import type { ScenarioDefinition } from './types.js';

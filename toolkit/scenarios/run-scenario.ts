@@ -14,7 +14,7 @@ import { refuseToSave } from './run-phases/save-recording.js';
 import { refuseLinks } from '../recording-folder/refuse-links.js';
 import { lockRecording, tookOverSentence, type RecordingLock } from '../recording-folder/recording-lock.js';
 import { ScenarioError, ScenarioFailedError } from './scenario-error.js';
-import { optionKeys, unknownOption } from '../errors/option-keys.js';
+import { optionKeys, unknownOption } from '../../harness/option-keys.js';
 import { failureList, type ScenarioFailure } from './scenario-failure.js';
 import { isProgramScenario, type HarnessScenario, type ScenarioDefinition } from './types.js';
 import { openProgramRun, type ProgramRun } from './program/program-run.js';

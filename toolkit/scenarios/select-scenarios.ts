@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closestName } from '../errors/closest-name.js';
+import { closestName } from '../../harness/closest-name.js';
 import { namedList } from '../errors/named-list.js';
 import { ScenarioError } from './scenario-error.js';
 

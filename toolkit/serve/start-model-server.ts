@@ -21,7 +21,7 @@ import { recordSource } from './record-source.js';
 import { replaySource } from './replay-source.js';
 import { protocolError, servedProtocol, servedShapes } from './served-apis.js';
 import { ServeError } from './serve-error.js';
-import { optionKeys, unknownOption } from '../errors/option-keys.js';
+import { optionKeys, unknownOption } from '../../harness/option-keys.js';
 import { writeResponse } from './write-response.js';
 import { CONTROL_PREFIX, sessionRoute } from './session-route.js';
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { test } from 'vitest';
 import { loadScenarios } from '../scenarios/load-scenarios.js';
-import { unknownOption } from '../errors/option-keys.js';
+import { unknownOption } from '../../harness/option-keys.js';
 import {
   assertScenarioPassed,
   RUN_SCENARIO_OPTION_KEYS,

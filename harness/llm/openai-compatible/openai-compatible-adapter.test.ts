@@ -78,6 +78,23 @@ function onlyRequest(target: LoopbackServer) {
   return request;
 }
 
+describe('configuring the adapter', () => {
+  it("refuses a key it does not read, naming the one meant: the openai SDK's baseURL would send the key beside it to DeepSeek", () => {
+    expect(() =>
+      createOpenAICompatibleAdapter({
+        baseURL: 'https://api.openai.com/v1',
+        apiKey: 'sk-openai',
+      } as OpenAICompatibleConfig),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message:
+          'createOpenAICompatibleAdapter: unknown option "baseURL" (did you mean "baseUrl"?); the options are name, baseUrl, apiKey, model, fetch, env, idleTimeoutMs, extraBody.',
+      }),
+    );
+  });
+});
+
 describe('streaming a completion', () => {
   it('streams text deltas, then the usage from the final empty-choices chunk, then the finish', async () => {
     const target = await serve([

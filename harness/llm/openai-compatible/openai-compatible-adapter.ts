@@ -1,5 +1,6 @@
 import { DEFAULT_LINEAGE } from '../../session/lineage.js';
 import { nonBlank } from '../../non-blank.js';
+import { optionKeys, unknownOption } from '../../option-keys.js';
 import { describeWithCause } from '../../error-text.js';
 import { LlmError } from '../errors.js';
 import { LINEAGE_HEADER, type LlmAdapter, type LlmCallOptions, type LlmEvent, type LlmRequest } from '../types.js';
@@ -40,8 +41,25 @@ interface ResolvedCall {
   readonly init: RequestInit;
 }
 
-/** The adapter for any OpenAI-compatible chat-completions endpoint, streaming over SSE. DeepSeek by default. */
+const CONFIG_KEYS = optionKeys<OpenAICompatibleConfig>({
+  name: true,
+  baseUrl: true,
+  apiKey: true,
+  model: true,
+  fetch: true,
+  env: true,
+  idleTimeoutMs: true,
+  extraBody: true,
+});
+
+/**
+ * The adapter for any OpenAI-compatible chat-completions endpoint, streaming over SSE. DeepSeek by
+ * default. A config key it does not read is refused (CONFIG_INVALID): the openai SDK's `baseURL`,
+ * read as unset, would send the key given beside it to DeepSeek.
+ */
 export function createOpenAICompatibleAdapter(config: OpenAICompatibleConfig = {}): LlmAdapter {
+  const unknown = unknownOption(config, CONFIG_KEYS);
+  if (unknown !== undefined) throw new LlmError('CONFIG_INVALID', `createOpenAICompatibleAdapter: ${unknown}.`);
   const idleTimeoutMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return {
     name: config.name ?? 'deepseek',

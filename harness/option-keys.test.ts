@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest';
+import { optionKeys, unknownOption } from './option-keys.js';
+
+interface Sample {
+  readonly mode?: string;
+  readonly timeout?: number;
+}
+const KNOWN = optionKeys<Sample>({ mode: true, timeout: true });
+
+describe('unknownOption', () => {
+  test('passes known keys and no options at all', () => {
+    expect(unknownOption({ mode: 'all', timeout: 1 }, KNOWN)).toBeUndefined();
+    expect(unknownOption({}, KNOWN)).toBeUndefined();
+    expect(unknownOption(undefined, KNOWN)).toBeUndefined();
+  });
+
+  test('names the first unknown key, the known one it was closest to, and every option', () => {
+    expect(unknownOption({ mdoe: 'all' }, KNOWN)).toBe(
+      'unknown option "mdoe" (did you mean "mode"?); the options are mode, timeout',
+    );
+    expect(unknownOption({ colour: true }, KNOWN)).toBe('unknown option "colour"; the options are mode, timeout');
+    expect(unknownOption({ mdoe: 'all' }, KNOWN, 'replay.')).toBe(
+      'unknown option "replay.mdoe" (did you mean "replay.mode"?); the options of replay are mode, timeout',
+    );
+  });
+});
