@@ -10,9 +10,10 @@ export function optionKeys<T extends object>(keys: { readonly [K in keyof Requir
 
 /**
  * The first key of `options` that `known` does not hold, said as `unknown option "mdoe" (did you
- * mean "mode"?)` (`path` names where the options sit: `replay.`); `undefined` when every key is known. A JavaScript caller, or a TypeScript one
- * passing a variable, gets no compile error for a misspelt key, and an option read as unset can
- * quietly check less (`{ mdoe: 'all' }` replays the old recording).
+ * mean "mode"?)`, `path` naming where the options sit (`replay.`); `undefined` when every key is
+ * known. A JavaScript caller, or a TypeScript one passing a variable, gets no compile error for a
+ * misspelt key, and an option read as unset can quietly check less (`{ mdoe: 'all' }` replays the
+ * old recording).
  */
 export function unknownOption(options: object | undefined, known: readonly string[], path = ''): string | undefined {
   if (options === undefined || options === null) return undefined;
