@@ -36,6 +36,12 @@ describe('acp provider config', () => {
     [{ command: 'x', name: ' ' }, /`name` must be a non-empty string/],
     [{ command: 'x', channel: 'replay' }, /`channel` must be a function/],
     [{ command: 'x', modelEndpoint: 'http://x' }, /`modelEndpoint` must be an object/],
+    // Read as unset, a misspelt endpoint would let the child call its own model.
+    [{ command: 'x', modelEndpiont: {} }, /unknown option "modelEndpiont" \(did you mean "modelEndpoint"\?\)/],
+    [
+      { command: 'x', modelEndpoint: { url: 'http://127.0.0.1:1', baseUrlVariable: { A: '' } } },
+      /unknown option "modelEndpoint.baseUrlVariable" \(did you mean "modelEndpoint.baseUrlVariables"\?\)/,
+    ],
     [
       { command: 'x', modelEndpoint: { url: 'file:///x', baseUrlVariables: { A: '' } } },
       /`modelEndpoint.url` must be an http\(s\) URL \(the endpoint's server.url\), got "file:\/\/\/x"/,

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { errnoText } from '../../harness/error-text.js';
+import { optionKeys, unknownOption } from '../../harness/option-keys.js';
 import { SubagentError } from '../seam/errors.js';
 import type { OpenAcpChannel } from './acp-channel.js';
 
@@ -81,6 +82,24 @@ export const ACP_CONFIG_DEFAULTS = Object.freeze({
   stderr: 'inherit' as ChildStderr,
 });
 
+/** Every key of the config, and of its `modelEndpoint`: a misspelt `modelEndpoint` would let the child call its own model. */
+const CONFIG_KEYS = optionKeys<AcpProviderConfig>({
+  name: true,
+  command: true,
+  args: true,
+  env: true,
+  cwd: true,
+  permission: true,
+  startupTimeoutMs: true,
+  idleTimeoutMs: true,
+  disposeEofGraceMs: true,
+  disposeTermGraceMs: true,
+  stderr: true,
+  channel: true,
+  modelEndpoint: true,
+});
+const ENDPOINT_KEYS = optionKeys<ModelEndpoint>({ url: true, baseUrlVariables: true, keyVariables: true });
+
 /** The largest delay Node's timers honour; longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -94,6 +113,13 @@ export function resolveAcpProviderConfig(
     throw new SubagentError('INVALID_CONFIG', `${where}: ${message}`);
   };
   if (typeof config !== 'object' || config === null) fail('config must be an object with at least `command`');
+  const endpoint: unknown = config.modelEndpoint;
+  const unknown =
+    unknownOption(config, CONFIG_KEYS) ??
+    (typeof endpoint === 'object' && endpoint !== null
+      ? unknownOption(endpoint, ENDPOINT_KEYS, 'modelEndpoint.')
+      : undefined);
+  if (unknown !== undefined) fail(unknown);
   const name = config.name ?? ACP_CONFIG_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '') fail('`name` must be a non-empty string');
   if (typeof config.command !== 'string' || config.command.trim() === '') {
