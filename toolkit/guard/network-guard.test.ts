@@ -60,6 +60,18 @@ describe('network guard', () => {
     expect(guard.escapes()).toEqual([{ method: 'GET', url: `${realApi.url}/direct` }]);
   });
 
+  test('an option it does not read is refused before anything is patched, naming the one meant', () => {
+    const fetchBefore = globalThis.fetch;
+    expect(() => installNetworkGuard({ handler: [] } as never)).toThrow(
+      expect.objectContaining({
+        code: 'OPTIONS_INVALID',
+        message:
+          'installNetworkGuard: unknown option "handler" (did you mean "handlers"?); the options are allow, handlers.',
+      }),
+    );
+    expect(globalThis.fetch).toBe(fetchBefore);
+  });
+
   test('allow lets chosen hosts through', async () => {
     realApi = await startRealApi();
     guard = installNetworkGuard({ allow: (url) => url.hostname === '127.0.0.1' });

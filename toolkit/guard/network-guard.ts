@@ -1,6 +1,8 @@
 import { RequestController, type HttpRequestEventMap } from '@mswjs/interceptors';
 import type { RequestHandler } from 'msw';
 import { syncBuiltinESMExports } from 'node:module';
+import { optionKeys } from '../../harness/option-keys.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
 import { armConnectRefusal, type ConnectRefusal } from './connect-refusal.js';
 import { assertNoNetworkEscapes } from './assert-no-network-escapes.js';
 import { requestEscape, type EscapeSink, type NetworkEscape } from './network-escape.js';
@@ -20,6 +22,8 @@ export interface NetworkGuardOptions {
   /** msw handlers that answer requests (e.g. `serveCassetteWithMsw(...).handlers`); what they answer is not an escape. */
   readonly handlers?: readonly RequestHandler[];
 }
+
+const GUARD_OPTION_KEYS = optionKeys<NetworkGuardOptions>({ allow: true, handlers: true });
 
 export interface NetworkGuard {
   escapes(): readonly NetworkEscape[];
@@ -136,6 +140,9 @@ function isPassthrough(response: Response): boolean {
  * UDP and child processes are not intercepted: see docs/recording.md, "What nestcast promises".
  */
 export function installNetworkGuard(options: NetworkGuardOptions = {}): NetworkGuard {
+  // Refused before anything is patched: with `{ handler: [...] }` its mocks would never answer, and
+  // their calls would be listed as escapes.
+  refuseUnknownOptions('installNetworkGuard', options, GUARD_OPTION_KEYS);
   // What workers reported before this guard opened belongs to the guards that were open then.
   workers?.drain();
   const guard: ActiveGuard = { options, escapes: [] };
