@@ -30,6 +30,8 @@ export type HarnessErrorCode =
   | 'AGENT_BUSY'
   | 'AGENT_DISPOSED'
   | 'UNKNOWN_TASK'
-  | 'RUNTIME_DISPOSED';
+  | 'RUNTIME_DISPOSED'
+  /** `new Runtime(options)` was given an option it does not read. */
+  | 'INVALID_RUNTIME_OPTIONS';
 
 export class HarnessError extends NestcastError<HarnessErrorCode> {}

@@ -28,6 +28,18 @@ const greeter: Plugin<{ name: string }> = (scope, config) => {
   scope.on('agent/created', () => undefined);
 };
 
+describe('Runtime options', () => {
+  it('refuses an option it does not read, naming the one meant: a misspelt beforeWrite would write session files no scan saw', () => {
+    expect(() => new Runtime({ sessionsRoot: root, beforeWirte: () => undefined } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_RUNTIME_OPTIONS',
+        message:
+          'new Runtime: unknown option "beforeWirte" (did you mean "beforeWrite"?); the options are sessionsRoot, logger, beforeWrite, durableSessions.',
+      }),
+    );
+  });
+});
+
 describe('Runtime plugins', () => {
   it('removes everything a plugin registered when it is unloaded', async () => {
     const unload = await runtime.use(greeter, { name: 'a' });

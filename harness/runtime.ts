@@ -1,6 +1,7 @@
 import { AgentRegistry } from './agents/agent-registry.js';
 import { HarnessError } from './errors.js';
 import { LlmService } from './llm/llm-service.js';
+import { optionKeys, unknownOption } from './option-keys.js';
 import { SessionStore } from './session/session-store.js';
 import { TaskRuntime } from './tasks/task-runtime.js';
 import { ToolRegistry } from './tools/tool-registry.js';
@@ -19,6 +20,14 @@ export interface RuntimeOptions {
   /** `false`: the sessions root is scratch, removed after the run; see `SessionStoreOptions.durable`. Default `true`. */
   readonly durableSessions?: boolean;
 }
+
+/** A misspelt `beforeWrite` would write session files the secret scan never saw. */
+const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
+  sessionsRoot: true,
+  logger: true,
+  beforeWrite: true,
+  durableSessions: true,
+});
 
 /** A plugin registers things through its scope; whatever it returns is run when it is unloaded. */
 export type Plugin<Config = void> = (scope: PluginScope, config: Config) => void | Disposer | Promise<void | Disposer>;
@@ -48,6 +57,8 @@ export class Runtime {
   private readonly root = new Scope();
 
   constructor(options: RuntimeOptions) {
+    const unknown = unknownOption(options, RUNTIME_OPTION_KEYS);
+    if (unknown !== undefined) throw new HarnessError('INVALID_RUNTIME_OPTIONS', `new Runtime: ${unknown}.`);
     this.logger = options.logger ?? createStderrLogger();
     this.events = new EventBus<HarnessEvents>(this.logger);
     this.sessions = new SessionStore({
