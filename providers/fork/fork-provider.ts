@@ -1,6 +1,8 @@
 import type { Plugin } from '../../harness/runtime.js';
 import { balancedPrefix } from '../../harness/session/balanced-prefix.js';
 import { startInProcessRun, type InProcessHost } from '../inprocess/start-in-process-run.js';
+import { optionKeys } from '../../harness/option-keys.js';
+import { refuseUnknownConfig } from '../seam/provider-config.js';
 import { requireSubagents } from '../seam/subagent-service.js';
 import { ALL_START_CAPABILITIES, type SubagentProvider } from '../seam/types.js';
 
@@ -22,7 +24,10 @@ export function createForkProvider(host: InProcessHost, name = 'fork'): Subagent
   };
 }
 
+const CONFIG_KEYS = optionKeys<ForkProviderConfig>({ name: true });
+
 export const forkProvider: Plugin<ForkProviderConfig | void> = (scope, config) => {
+  refuseUnknownConfig('fork', config, CONFIG_KEYS);
   const subagents = requireSubagents(scope.runtime, 'the fork provider');
   scope.add(subagents.registerProvider(createForkProvider(scope.runtime, config?.name)));
 };

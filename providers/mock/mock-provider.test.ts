@@ -133,3 +133,48 @@ describe('the mock provider', () => {
     expect(results).toEqual([expect.objectContaining({ stopReason: 'aborted' })]);
   });
 });
+
+describe('a script or config the mock provider cannot play is refused, never played as something else', () => {
+  it.each([
+    ['an unknown kind (its run never settled)', { kind: 'succed' }, 'unknown kind "succed" (did you mean "succeed"?)'],
+    [
+      'a misspelt delay (it was ready at once)',
+      { kind: 'succeed', readyAftrMs: 50 },
+      '"readyAftrMs" (did you mean "readyAfterMs"?)',
+    ],
+    ['a field of another kind', { kind: 'fail-start', output: 'x' }, '(fail-start) unknown option "output"'],
+    ['ignore-cancel without forMs', { kind: 'ignore-cancel' }, 'needs "forMs"'],
+    ['a negative delay', { kind: 'crash', afterMs: -1 }, '"afterMs" must be a finite number'],
+  ])('at mockScript: %s', (_what, behaviour, named) => {
+    expect(() => mockScript([{ kind: 'succeed' }, behaviour as MockBehaviour])).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', message: expect.stringContaining(`behaviour 2: `) }),
+    );
+    expect(() => mockScript([behaviour as MockBehaviour])).toThrow(named);
+  });
+
+  it("at start, for a chooser's behaviour: the start rejects and nothing is left alive", async () => {
+    const { script } = await load(() => ({ kind: 'hang', readyAfter: 5 }) as unknown as MockBehaviour);
+    await expect(start()).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringContaining(`the chooser's behaviour for start #1: (hang) unknown option "readyAfter"`),
+    });
+    expect(script.starts).toBe(1);
+    expect(script.alive).toBe(0);
+  });
+
+  it('at load, for a config key it does not read or a missing script', async () => {
+    const script = mockScript([]);
+    await expect(fx.runtime.use(mockProvider, { script, nmae: 'helper' } as never)).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringContaining('"nmae" (did you mean "name"?)'),
+    });
+    await expect(
+      fx.runtime.use(mockProvider, { script, capabilities: { outputSchema: true, toolFiltr: true } } as never),
+    ).rejects.toMatchObject({ message: expect.stringContaining('"capabilities.toolFiltr"') });
+    await expect(fx.runtime.use(mockProvider, {} as never)).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringContaining('"script" must be'),
+    });
+    expect(service.list()).toEqual([]);
+  });
+});

@@ -1,6 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Plugin } from '../../harness/runtime.js';
+import { optionKeys } from '../../harness/option-keys.js';
 import { SubagentError } from '../seam/errors.js';
+import { refuseUnknownConfig } from '../seam/provider-config.js';
 import { requireSubagents } from '../seam/subagent-service.js';
 import {
   ALL_START_CAPABILITIES,
@@ -10,7 +12,7 @@ import {
   type SubagentRun,
 } from '../seam/types.js';
 import { MockRun } from './mock-run.js';
-import type { MockScript } from './mock-script.js';
+import { MockScript } from './mock-script.js';
 
 export interface MockProviderConfig {
   readonly script: MockScript;
@@ -22,8 +24,27 @@ export interface MockProviderConfig {
   readonly inheritsParentContext?: boolean;
 }
 
+const CONFIG_KEYS = optionKeys<MockProviderConfig>({
+  script: true,
+  name: true,
+  capabilities: true,
+  inheritsParentContext: true,
+});
+const CAPABILITY_KEYS = optionKeys<SubagentCapabilities>({
+  outputSchema: true,
+  maxDepth: true,
+  toolFilter: true,
+  persona: true,
+});
+
 /** A provider that does what its script says, for testing the seam and its consumers. */
 export function createMockProvider(config: MockProviderConfig): SubagentProvider {
+  refuseUnknownConfig('mock', config, CONFIG_KEYS, { capabilities: CAPABILITY_KEYS });
+  if (!(config?.script instanceof MockScript))
+    throw new SubagentError(
+      'INVALID_CONFIG',
+      'mock provider config: "script" must be a mockScript([...]) or mockScript(chooser)',
+    );
   const name = config.name ?? 'mock';
   const script = config.script;
   return {

@@ -1,5 +1,6 @@
+import { SubagentError } from '../seam/errors.js';
 import type { ResolvedStartRequest } from '../seam/types.js';
-import type { MockBehaviour } from './mock-behaviour.js';
+import { mockBehaviourProblem, type MockBehaviour } from './mock-behaviour.js';
 
 export type MockChooser = (request: ResolvedStartRequest, call: number) => MockBehaviour;
 
@@ -13,9 +14,10 @@ export class MockScript {
   private readonly chooser: MockChooser | undefined;
   private aliveCount = 0;
 
-  /** A queue (one behaviour per start, in order) or a function choosing per request. */
+  /** A queue (one behaviour per start, in order) or a function choosing per request. A behaviour it cannot play is refused (INVALID_CONFIG). */
   constructor(script: readonly MockBehaviour[] | MockChooser) {
     this.queue = typeof script === 'function' ? [] : [...script];
+    this.queue.forEach((behaviour, index) => checked(behaviour, `behaviour ${index + 1}`));
     this.chooser = typeof script === 'function' ? script : undefined;
   }
 
@@ -32,20 +34,27 @@ export class MockScript {
   /** @internal the provider's side: records the request and picks its behaviour. */
   take(request: ResolvedStartRequest): MockBehaviour {
     this.requests.push(request);
+    const call = this.requests.length;
+    const behaviour = this.chooser
+      ? checked(this.chooser(request, call), `the chooser's behaviour for start #${call}`)
+      : (this.queue.shift() ?? {
+          kind: 'fail-start',
+          message: `the mock script has no behaviour left for start #${call}`,
+        });
     this.aliveCount++;
-    if (this.chooser) return this.chooser(request, this.requests.length);
-    return (
-      this.queue.shift() ?? {
-        kind: 'fail-start',
-        message: `the mock script has no behaviour left for start #${this.requests.length}`,
-      }
-    );
+    return behaviour;
   }
 
   /** @internal the provider's side: one start-up or run released everything. */
   released(): void {
     this.aliveCount--;
   }
+}
+
+function checked(behaviour: MockBehaviour, where: string): MockBehaviour {
+  const problem = mockBehaviourProblem(behaviour);
+  if (problem !== undefined) throw new SubagentError('INVALID_CONFIG', `mock script: ${where}: ${problem}`);
+  return behaviour;
 }
 
 export const mockScript = (script: readonly MockBehaviour[] | MockChooser): MockScript => new MockScript(script);

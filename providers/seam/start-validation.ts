@@ -1,7 +1,15 @@
 import { messageOf } from '../../harness/error-text.js';
+import { optionKeys, unknownOption } from '../../harness/option-keys.js';
 import { compileSchema, type JsonSchema } from '../../harness/schema.js';
+import type { ToolRestriction } from '../../harness/tools/types.js';
 import { SubagentError } from './errors.js';
-import type { StartCapability, SubagentCapabilities, SubagentProvider, SubagentStartRequest } from './types.js';
+import type {
+  ChildAgentOptions,
+  StartCapability,
+  SubagentCapabilities,
+  SubagentProvider,
+  SubagentStartRequest,
+} from './types.js';
 
 /** The order the service checks requested start-time capabilities in. */
 const CAPABILITY_ORDER: readonly StartCapability[] = ['outputSchema', 'maxDepth', 'toolFilter', 'persona'];
@@ -27,10 +35,51 @@ export function isValidMaxDepth(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
 }
 
-/** Refuses a request whose fields are malformed, before any provider sees it. */
+/** Every field of a start request: a misspelt `toolFilter` would start a child with every tool. */
+const REQUEST_KEYS = optionKeys<SubagentStartRequest>({
+  prompt: true,
+  parent: true,
+  signal: true,
+  spawnedBy: true,
+  label: true,
+  agentOptions: true,
+  outputSchema: true,
+  maxDepth: true,
+  toolFilter: true,
+  persona: true,
+  idleTimeoutMs: true,
+});
+const AGENT_OPTION_KEYS = optionKeys<ChildAgentOptions>({
+  adapter: true,
+  model: true,
+  maxSteps: true,
+  maxTokens: true,
+});
+const TOOL_FILTER_KEYS = optionKeys<ToolRestriction>({ allow: true, deny: true });
+
+/**
+ * The first key of a start request, or of its `agentOptions` or `toolFilter`, that the seam does not
+ * read, said with the one meant (`prefix` names where the request sits: `config.` for a tool's
+ * config); `undefined` when there is none.
+ */
+export function unknownStartField(request: object, known: readonly string[], prefix = ''): string | undefined {
+  const nested = (key: 'agentOptions' | 'toolFilter', keys: readonly string[]): string | undefined => {
+    const value: unknown = (request as Record<string, unknown>)[key];
+    return typeof value === 'object' && value !== null ? unknownOption(value, keys, `${prefix}${key}.`) : undefined;
+  };
+  return (
+    unknownOption(request, known, prefix) ??
+    nested('agentOptions', AGENT_OPTION_KEYS) ??
+    nested('toolFilter', TOOL_FILTER_KEYS)
+  );
+}
+
+/** Refuses a request whose fields are malformed or unknown, before any provider sees it. */
 export function assertWellFormed(provider: SubagentProvider, request: SubagentStartRequest): void {
   const invalid = (what: string) =>
     new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${what}`);
+  const unknown = unknownStartField(request, REQUEST_KEYS);
+  if (unknown !== undefined) throw invalid(unknown);
   if (typeof request.prompt !== 'string') throw invalid('prompt must be a string');
   if (!(request.signal instanceof AbortSignal))
     throw invalid('signal is required (an AbortSignal that cancels the run)');

@@ -148,6 +148,27 @@ describe('start refuses a bad request before the provider does any work', () => 
     expect(script.starts).toBe(0);
   });
 
+  it.each([
+    ['toolFiltr', { toolFiltr: { deny: ['bash'] } }, '"toolFiltr" (did you mean "toolFilter"?)'],
+    ['toolFilter.denny', { toolFilter: { denny: ['bash'] } }, '"toolFilter.denny" (did you mean "toolFilter.deny"?)'],
+    [
+      'agentOptions.modle',
+      { agentOptions: { modle: 'small' } },
+      '"agentOptions.modle" (did you mean "agentOptions.model"?)',
+    ],
+  ])(
+    'refuses a request with a field it does not read (%s) with INVALID_REQUEST: read as unset, the child would get every tool or the parent model',
+    async (_what, extra, named) => {
+      const script = mockScript([{ kind: 'succeed' }]);
+      await loadMock(script);
+      await expect(service.start('mock', { ...request(), ...extra } as SubagentStartRequest)).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: expect.stringContaining(named),
+      });
+      expect(script.starts).toBe(0);
+    },
+  );
+
   it('refuses a child deeper than maxDepth with DEPTH_EXCEEDED before the child exists', async () => {
     const script = mockScript([]);
     await loadMock(script);

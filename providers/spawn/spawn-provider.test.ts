@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createScriptedRuntime, say, type ScriptedRuntime } from '../../test/support/scripted-runtime.js';
 import { subagentsService, type SubagentService } from '../seam/subagent-service.js';
 import { ALL_START_CAPABILITIES } from '../seam/types.js';
+import { forkProvider } from '../fork/fork-provider.js';
 import { spawnProvider } from './spawn-provider.js';
 
 let fx: ScriptedRuntime;
@@ -28,6 +29,18 @@ describe('the spawn provider', () => {
   it('registers under a configured name', async () => {
     await fx.runtime.use(spawnProvider, { name: 'worker' });
     expect(service.list()).toEqual(['worker']);
+  });
+
+  it('refuses a config key it does not read (INVALID_CONFIG): a misspelt name registered the default one', async () => {
+    await expect(fx.runtime.use(spawnProvider, { nmae: 'helper' } as never)).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringContaining('spawn provider config: unknown option "nmae" (did you mean "name"?)'),
+    });
+    await expect(fx.runtime.use(forkProvider, { nmae: 'helper' } as never)).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringContaining('fork provider config: unknown option "nmae"'),
+    });
+    expect(service.list()).toEqual([]);
   });
 
   it('keeps an accepted run alive when the provider is unloaded mid-run', async () => {

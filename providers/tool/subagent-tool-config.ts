@@ -1,7 +1,8 @@
+import { optionKeys } from '../../harness/option-keys.js';
 import type { JsonSchema } from '../../harness/schema.js';
 import type { ToolRestriction } from '../../harness/tools/types.js';
 import { SubagentError } from '../seam/errors.js';
-import { isValidMaxDepth } from '../seam/start-validation.js';
+import { isValidMaxDepth, unknownStartField } from '../seam/start-validation.js';
 import type { ChildAgentOptions } from '../seam/types.js';
 
 export interface SubagentToolConfig {
@@ -33,9 +34,23 @@ export interface ResolvedToolConfig extends Omit<
 
 export const DEFAULT_MAX_DEPTH = 3;
 
+/** Every key of the config: a misspelt `toolFilter` or `maxDepth` would give every child every tool, or depth 3. */
+const CONFIG_KEYS = optionKeys<SubagentToolConfig>({
+  provider: true,
+  toolName: true,
+  enableRunInBackground: true,
+  agentOptions: true,
+  persona: true,
+  toolFilter: true,
+  outputSchema: true,
+  maxDepth: true,
+});
+
 /** Checks the config when the plugin loads, so a mistake shows before the first delegation. */
 export function resolveToolConfig(config: SubagentToolConfig): ResolvedToolConfig {
   const invalid = (what: string) => new SubagentError('INVALID_CONFIG', `subagentTool config: ${what}`);
+  const unknown = typeof config === 'object' && config !== null ? unknownStartField(config, CONFIG_KEYS) : undefined;
+  if (unknown !== undefined) throw invalid(unknown);
   if (typeof config?.provider !== 'string' || config.provider === '')
     throw invalid('"provider" must name a subagent provider');
   const toolName = config.toolName ?? 'subagent';

@@ -133,6 +133,26 @@ describe('registration follows the provider', () => {
       code: 'INVALID_CONFIG',
     });
   });
+
+  it.each([
+    ['toolFiltr', { toolFiltr: { deny: ['bash'] } }, '"toolFiltr" (did you mean "toolFilter"?)'],
+    ['maxDepht', { maxDepht: 1 }, '"maxDepht" (did you mean "maxDepth"?)'],
+    ['toolFilter.alow', { toolFilter: { alow: ['read'] } }, '"toolFilter.alow" (did you mean "toolFilter.allow"?)'],
+    [
+      'agentOptions.maxStep',
+      { agentOptions: { maxStep: 2 } },
+      '"agentOptions.maxStep" (did you mean "agentOptions.maxSteps"?)',
+    ],
+  ])(
+    'refuses a key it does not read (%s) when the plugin loads: read as unset, every child got every tool or depth 3',
+    async (_what, config, named) => {
+      await expect(fx.runtime.use(subagentTool, { provider: 'mock', ...config } as never)).rejects.toMatchObject({
+        code: 'INVALID_CONFIG',
+        message: expect.stringContaining(named),
+      });
+      expect(fx.runtime.tools.has('subagent')).toBe(false);
+    },
+  );
 });
 
 describe('foreground delegation', () => {
