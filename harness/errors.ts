@@ -27,6 +27,7 @@ export type HarnessErrorCode =
   | 'INVALID_SEED'
   | 'INVALID_EVENT'
   | 'INVALID_SESSION_OPTIONS'
+  | 'INVALID_AGENT_OPTIONS'
   | 'AGENT_BUSY'
   | 'AGENT_DISPOSED'
   | 'UNKNOWN_TASK'

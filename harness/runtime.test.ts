@@ -40,6 +40,33 @@ describe('Runtime options', () => {
   });
 });
 
+describe('agent options', () => {
+  it('agents.create refuses an option it does not read: a misspelt toolRestriction gave the agent every tool', async () => {
+    const session = await runtime.sessions.create();
+    expect(() => runtime.agents.create({ session, toolRestrction: { deny: ['bash'] } } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_AGENT_OPTIONS',
+        message: expect.stringContaining('"toolRestrction" (did you mean "toolRestriction"?)'),
+      }),
+    );
+    expect(() => runtime.agents.create({ session, toolRestriction: { dny: ['bash'] } } as never)).toThrow(
+      '"toolRestriction.dny" (did you mean "toolRestriction.deny"?)',
+    );
+    expect(runtime.agents.list()).toEqual([]);
+    await session.close();
+  });
+
+  it('run refuses an option it does not read: a misspelt signal started a turn nothing could abort', async () => {
+    const session = await runtime.sessions.create();
+    const agent = runtime.agents.create({ session });
+    await expect(agent.run('hi', { signl: new AbortController().signal } as never)).rejects.toMatchObject({
+      code: 'INVALID_AGENT_OPTIONS',
+      message: expect.stringContaining('"signl" (did you mean "signal"?)'),
+    });
+    await agent.dispose();
+  });
+});
+
 describe('Runtime plugins', () => {
   it('removes everything a plugin registered when it is unloaded', async () => {
     const unload = await runtime.use(greeter, { name: 'a' });

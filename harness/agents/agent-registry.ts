@@ -5,12 +5,28 @@ import type { Logger } from '../runtime/logger.js';
 import type { Session } from '../session/store-types.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { HarnessError } from '../errors.js';
+import { optionKeys, unknownOption } from '../option-keys.js';
 import { Agent } from './agent.js';
 import type { AgentOptions } from './types.js';
 
 export interface CreateAgentOptions extends AgentOptions {
   readonly session: Session;
 }
+
+/** A misspelt `toolRestriction` would give the agent every tool; a misspelt `maxSteps`, 16 steps. */
+const CREATE_KEYS = optionKeys<CreateAgentOptions>({
+  session: true,
+  adapter: true,
+  model: true,
+  system: true,
+  maxSteps: true,
+  maxTokens: true,
+  temperature: true,
+  toolRestriction: true,
+  ownTools: true,
+});
+const RESTRICTION_KEYS = optionKeys<NonNullable<AgentOptions['toolRestriction']>>({ allow: true, deny: true });
 
 /** Every live agent, by id (its session id). An agent leaves when it is disposed. */
 export class AgentRegistry {
@@ -27,6 +43,13 @@ export class AgentRegistry {
   ) {}
 
   create(options: CreateAgentOptions): Agent {
+    const restriction: unknown = options.toolRestriction;
+    const unknown =
+      unknownOption(options, CREATE_KEYS) ??
+      (typeof restriction === 'object' && restriction !== null
+        ? unknownOption(restriction, RESTRICTION_KEYS, 'toolRestriction.')
+        : undefined);
+    if (unknown !== undefined) throw new HarnessError('INVALID_AGENT_OPTIONS', `agents.create: ${unknown}`);
     const { session, ...agentOptions } = options;
     const agent = new Agent(session, agentOptions, {
       llm: this.deps.llm,

@@ -1,11 +1,14 @@
 import { HarnessError } from '../errors.js';
 import type { LlmService } from '../llm/llm-service.js';
+import { optionKeys, unknownOption } from '../option-keys.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Session } from '../session/store-types.js';
 import type { ContentBlock } from '../session/types.js';
 import type { ToolView } from '../tools/tool-view.js';
 import { runTurn } from './turn.js';
 import type { AgentOptions, RunOptions, TurnOutcome } from './types.js';
+
+const RUN_OPTION_KEYS = optionKeys<RunOptions>({ signal: true });
 
 export interface AgentDeps {
   readonly llm: LlmService;
@@ -57,6 +60,10 @@ export class Agent {
 
   /** Runs one turn. The signal aborts it; the turn then ends `aborted` with every open call answered. */
   run(prompt: string | readonly ContentBlock[], options: RunOptions = {}): Promise<TurnOutcome> {
+    // A misspelt `signal` would start a turn nothing can abort.
+    const unknown = unknownOption(options, RUN_OPTION_KEYS);
+    if (unknown !== undefined)
+      return Promise.reject(new HarnessError('INVALID_AGENT_OPTIONS', `agent ${this.lineage} run: ${unknown}`));
     if (this.disposal) {
       return Promise.reject(
         new HarnessError(

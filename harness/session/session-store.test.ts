@@ -160,10 +160,26 @@ describe('SessionStore.create', () => {
     ['an id that is a path', { id: '../escape' }, /cannot name a file/],
     ['a lineage with an empty segment', { lineage: 'main//x' }, /empty segment/],
     ['a spawnedBy that is not the lineage tail', { lineage: 'main/a', spawnedBy: 'b' }, /must end with "\/b"/],
+    [
+      'an option it does not read (a misspelt parentSession wrote a root)',
+      { lineage: 'main/a', parentSesion: 'p' },
+      /unknown option "parentSesion" \(did you mean "parentSession"\?\)/,
+    ],
   ])('refuses %s before writing anything', async (_case, options, message) => {
     const error = await rejection(store.create(options));
     expect(error).toMatchObject({ code: 'INVALID_SESSION_OPTIONS', message: expect.stringMatching(message) });
     expect(await store.list()).toEqual([]);
+  });
+});
+
+describe('new SessionStore', () => {
+  it('refuses an option it does not read: a misspelt beforeWrite wrote session files no secret scan saw', () => {
+    expect(() => new SessionStore({ root, beforeWirte: () => undefined } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_SESSION_OPTIONS',
+        message: expect.stringContaining('unknown option "beforeWirte" (did you mean "beforeWrite"?)'),
+      }),
+    );
   });
 });
 

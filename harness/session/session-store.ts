@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { HarnessError } from '../errors.js';
+import { optionKeys, unknownOption } from '../option-keys.js';
 import { folderTree } from '../folder-tree.js';
 import { DEFAULT_LINEAGE } from './lineage.js';
 import { writeFileAtomically } from '../atomic-write.js';
@@ -23,6 +24,20 @@ import { SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '.
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** A misspelt `beforeWrite` would write session files the secret scan never saw. */
+const STORE_OPTION_KEYS = optionKeys<SessionStoreOptions>({ root: true, beforeWrite: true, durable: true });
+/** A misspelt `parentSession` or `seed` would write a root session that looks whole. */
+const CREATE_OPTION_KEYS = optionKeys<CreateSessionOptions>({
+  id: true,
+  lineage: true,
+  cwd: true,
+  parentSession: true,
+  spawnedBy: true,
+  origin: true,
+  delegationDepth: true,
+  seed: true,
+});
+
 /** The `sessions` service: one JSONL file per session under `root`. */
 export class SessionStore {
   readonly root: string;
@@ -33,6 +48,8 @@ export class SessionStore {
   private readonly resuming = new Set<string>();
 
   constructor(options: SessionStoreOptions) {
+    const unknown = unknownOption(options, STORE_OPTION_KEYS);
+    if (unknown !== undefined) throw new HarnessError('INVALID_SESSION_OPTIONS', `new SessionStore: ${unknown}`);
     this.root = resolve(options.root);
     this.beforeWrite = options.beforeWrite;
     this.durable = options.durable ?? true;
@@ -183,6 +200,9 @@ export class SessionStore {
   }
 
   private headerFor(options: CreateSessionOptions): SessionHeader {
+    const unknown = unknownOption(options, CREATE_OPTION_KEYS);
+    if (unknown !== undefined)
+      throw new HarnessError('INVALID_SESSION_OPTIONS', `Cannot create a session under ${this.root}: ${unknown}.`);
     const id = options.id ?? randomUUID();
     const seedLength = options.seed?.length ?? 0;
     const header: SessionHeader = Object.freeze({
