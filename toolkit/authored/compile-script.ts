@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CassetteError } from '../errors/cassette-error.js';
+import { CassetteError, refuseUnknownOptions } from '../errors/cassette-error.js';
 import { recorderName } from '../cassette/recorder-name.js';
 import { lineageNameProblem } from '../lineage/lineage-name.js';
 import type { AuthoredAnswer, Cassette, CassetteCall, RecordedResponse } from '../cassette/types.js';
@@ -15,6 +15,7 @@ import type {
   AuthoredScript,
   AuthoredTurn,
 } from './types.js';
+import { optionKeys } from '../../harness/option-keys.js';
 
 export const DEFAULT_AUTHORED_MODEL = 'nestcast-authored';
 
@@ -24,6 +25,8 @@ export interface CompileOptions {
   /** Names the script in SCRIPT_INVALID messages, e.g. its file. */
   readonly source?: string;
 }
+
+const COMPILE_OPTION_KEYS = optionKeys<CompileOptions>({ eventDelay: true, source: true });
 
 const checkScript = compileChecker<AuthoredScript>(authoredScriptSchema);
 
@@ -70,6 +73,7 @@ export function scriptLineagesProblem(script: unknown): string | undefined {
  * failure turn streams before its connection breaks is kept the same way (`authored.partial`).
  */
 export function compileScript(script: AuthoredScript, options: CompileOptions = {}): Cassette {
+  refuseUnknownOptions('compileScript', options, COMPILE_OPTION_KEYS);
   validScript(script, options.source);
   const model = script.model ?? DEFAULT_AUTHORED_MODEL;
   const delay = options.eventDelay ?? 5;

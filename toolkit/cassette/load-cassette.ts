@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { CanonicalRequest } from '../canonical/canonical-request.js';
-import { CassetteError, DEFAULT_RECORD_HINT } from '../errors/cassette-error.js';
+import { CassetteError, DEFAULT_RECORD_HINT, refuseUnknownOptions } from '../errors/cassette-error.js';
 import { CALLS_DIR, META_FILE, lineageFile } from './lineage-file.js';
 import { protocolById } from '../protocols/registry.js';
 import { decodeRequests } from './request-encoding.js';
@@ -9,17 +9,21 @@ import { checkCallLine, checkMeta } from './validators.js';
 import { checkRules } from '../normalisation/check-rules.js';
 import { lineageNameProblem } from '../lineage/lineage-name.js';
 import { readRecording, type RecordingFiles } from '../recording-folder/read-recording.js';
+import { optionKeys } from '../../harness/option-keys.js';
 
 export interface LoadOptions {
   /** The command that records this cassette, quoted in messages; e.g. `nestcast record delegation`. */
   readonly recordHint?: string;
 }
 
+const LOAD_OPTION_KEYS = optionKeys<LoadOptions>({ recordHint: true });
+
 /**
  * Reads and validates a cassette folder, or the version of one already read (`readRecording`).
  * Every line is checked against the schema; the first problem is reported as `file:line`.
  */
 export async function loadCassette(source: string | RecordingFiles, options: LoadOptions = {}): Promise<Cassette> {
+  refuseUnknownOptions('loadCassette', options, LOAD_OPTION_KEYS);
   const files = typeof source === 'string' ? readRecording(source) : source;
   const { dir } = files;
   const hint = options.recordHint ?? DEFAULT_RECORD_HINT;

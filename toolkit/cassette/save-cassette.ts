@@ -9,11 +9,16 @@ import type { Secret } from '../secrets/secret.js';
 import { META_FILE, lineageFile } from './lineage-file.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type CassetteMeta, type Provenance } from './types.js';
 import { checkMeta } from './validators.js';
+import { optionKeys } from '../../harness/option-keys.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
 
 export interface SaveOptions {
   /** Values that must never be written (API keys). The whole cassette is scanned before anything is written. */
   readonly secrets?: readonly Secret[];
 }
+
+/** A misspelt `secrets` would write the recording unscanned for the key it names. */
+const SAVE_OPTION_KEYS = optionKeys<SaveOptions>({ secrets: true });
 
 /** What a save did, by path relative to the cassette folder. */
 export interface SaveResult {
@@ -32,6 +37,7 @@ export interface SaveResult {
  * re-recording the same conversation leaves the folder byte-identical.
  */
 export async function saveCassette(dir: string, cassette: Cassette, options: SaveOptions = {}): Promise<SaveResult> {
+  refuseUnknownOptions('saveCassette', options, SAVE_OPTION_KEYS);
   let result: SaveResult | undefined;
   await replaceFolder(dir, async (staged) => {
     result = await writeCassetteInto(staged, cassette, options);

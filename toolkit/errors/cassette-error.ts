@@ -17,7 +17,7 @@ export type CassetteErrorCode =
   | 'SECRET_ENV_INVALID'
   | 'SCRIPT_INVALID'
   | 'CASSETTE_MODE_INVALID'
-  /** An options object given to a cassette, recording, replay or guard entry point holds a key it does not read. */
+  /** An options object given to a toolkit entry point (cassette, recording, replay, guard, scenario, script, interop, report, secret scan) holds a key it does not read. */
   | 'OPTIONS_INVALID'
   /** The environment sets a `NESTCAST_` variable nestcast does not read (a misspelt `NESTCAST_RECORD`). */
   | 'NESTCAST_VARIABLE_UNKNOWN'

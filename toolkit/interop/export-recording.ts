@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../harness/atomic-write.js';
-import { CassetteError } from '../errors/cassette-error.js';
+import { CassetteError, refuseUnknownOptions } from '../errors/cassette-error.js';
 import { findSecret } from '../secrets/find-secret.js';
 import { knownSecrets } from '../secrets/known-secrets.js';
 import { loadCassette } from '../cassette/load-cassette.js';
 import { planExport, type LeftOut } from './export-target.js';
 import { HAR_LIMITS, toHar } from './export-har.js';
 import { NOCK_LIMITS, toNockDefinitions } from './export-nock.js';
+import { optionKeys } from '../../harness/option-keys.js';
 
 export type ExportFormat = 'nock' | 'har';
 
@@ -23,6 +24,8 @@ export interface ExportOptions {
   readonly secrets?: readonly string[];
 }
 
+const EXPORT_OPTION_KEYS = optionKeys<ExportOptions>({ to: true, file: true, baseUrl: true, secrets: true });
+
 export interface ExportResult {
   readonly exported: number;
   readonly leftOut: readonly LeftOut[];
@@ -32,6 +35,7 @@ export interface ExportResult {
 
 /** Writes a cassette as a nock fixture (`nock.define()`-able JSON) or a HAR 1.2 file that Polly.js serves. */
 export async function exportRecording(dir: string, options: ExportOptions): Promise<ExportResult> {
+  refuseUnknownOptions('exportRecording', options, EXPORT_OPTION_KEYS);
   const cassette = await loadCassette(dir);
   const plan = planExport(cassette, options.baseUrl);
   const document = options.to === 'nock' ? toNockDefinitions(plan) : toHar(plan, cassette.provenance.recordedAt);

@@ -15,6 +15,8 @@ import { callProtocol, PROTOCOLS } from '../protocols/registry.js';
 import { InteropError } from './interop-error.js';
 import { readHar } from './read-har.js';
 import { readNockFixture } from './read-nock-fixture.js';
+import { optionKeys } from '../../harness/option-keys.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
 
 export interface ImportOptions {
   readonly from: FixtureFormat;
@@ -23,6 +25,8 @@ export interface ImportOptions {
   /** Values that must never be written; credential headers found in the fixture are added. */
   readonly secrets?: readonly string[];
 }
+
+const IMPORT_OPTION_KEYS = optionKeys<ImportOptions>({ from: true, to: true, secrets: true });
 
 /** A request of the fixture that no wire protocol claims (not a model call), left out. */
 export interface SkippedExchange {
@@ -46,6 +50,7 @@ export interface ImportResult {
  * header when the fixture kept request headers, else the session derived from the requests' content.
  */
 export async function importFixture(file: string, options: ImportOptions): Promise<ImportResult> {
+  refuseUnknownOptions('importFixture', options, IMPORT_OPTION_KEYS);
   const exchanges = readExchanges(await readJson(file), options.from, file);
   const claimed = exchanges.map((exchange) => ({ exchange, protocol: protocolOfExchange(exchange) }));
   const models = claimed.filter(

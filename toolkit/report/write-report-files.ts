@@ -5,6 +5,8 @@ import { findSecret } from '../secrets/find-secret.js';
 import { knownSecrets } from '../secrets/known-secrets.js';
 import type { Secret } from '../secrets/secret.js';
 import { ReportError } from './report-error.js';
+import { optionKeys } from '../../harness/option-keys.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
 
 /** One file of a report, by name inside the report folder. */
 export interface ReportFile {
@@ -21,6 +23,8 @@ export interface WriteReportOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
+export const WRITE_OPTION_KEYS = optionKeys<WriteReportOptions>({ secrets: true, env: true });
+
 /**
  * The one place a report reaches the disk. Every file is scanned for every known secret before
  * the first byte is written; if one is found nothing is written. Each file then appears whole
@@ -31,6 +35,7 @@ export async function writeReportFiles(
   files: readonly ReportFile[],
   options: WriteReportOptions = {},
 ): Promise<string[]> {
+  refuseUnknownOptions('writeReportFiles', options, WRITE_OPTION_KEYS);
   const hit = findSecret(
     files.flatMap((file) => [
       { where: file.name, text: file.text },

@@ -11,7 +11,8 @@ import {
   type ReportIndexData,
   type ReportIndexEntry,
 } from './types.js';
-import { writeReportFiles, type ReportFile, type WriteReportOptions } from './write-report-files.js';
+import { WRITE_OPTION_KEYS, writeReportFiles, type ReportFile, type WriteReportOptions } from './write-report-files.js';
+import { refuseUnknownOptions } from '../errors/cassette-error.js';
 
 export const INDEX_FILE = 'index.html';
 
@@ -31,6 +32,7 @@ export async function writeReport(
   inputs: readonly ReportInput[],
   options: WriteReportOptions = {},
 ): Promise<WrittenReport> {
+  refuseUnknownOptions('writeReport', options, WRITE_OPTION_KEYS);
   const names = pageNames(inputs.map((input) => input.name));
   const pages = inputs.map((input, index) => {
     const data = buildReportData(input);
