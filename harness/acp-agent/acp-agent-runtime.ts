@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import type { AgentOptions } from '../agents/types.js';
 import { createOpenAICompatibleAdapter } from '../llm/openai-compatible/openai-compatible-adapter.js';
 import type { Logger } from '../runtime/logger.js';
+import { HarnessError } from '../errors.js';
+import { optionKeys, unknownOption } from '../option-keys.js';
 import { Runtime } from '../runtime.js';
 import { taskTools } from '../tasks/task-tools.js';
 import { ModelStreamTap } from '../llm/model-stream-tap.js';
@@ -36,7 +38,12 @@ export const DEFAULT_SESSIONS_ROOT = join(homedir(), '.nestcast', 'sessions');
  * OpenAI-compatible adapter with its DeepSeek env defaults, and the task tools. Extend it (load
  * plugins into `runtime`) before handing it to `runAcpAgent`.
  */
+/** A misspelt `modelFetch` would send the model calls to the network instead of the replay meant. */
+const RUNTIME_OPTION_KEYS = optionKeys<AcpAgentRuntimeOptions>({ env: true, logger: true, modelFetch: true });
+
 export function createAcpAgentRuntime(options: AcpAgentRuntimeOptions): AcpAgentRuntime {
+  const unknown = unknownOption(options, RUNTIME_OPTION_KEYS);
+  if (unknown !== undefined) throw new HarnessError('INVALID_RUNTIME_OPTIONS', `createAcpAgentRuntime: ${unknown}`);
   const { env, logger } = options;
   const runtime = new Runtime({
     sessionsRoot: resolve(nonBlank(env[CHILD_ENV.sessionsRoot]) ?? DEFAULT_SESSIONS_ROOT),

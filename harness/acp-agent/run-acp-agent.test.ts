@@ -20,6 +20,7 @@ import {
 } from '../../test/support/scripted-runtime.js';
 import { createMemoryLogger } from '../runtime/logger.js';
 import { parseSessionLog } from '../session/jsonl.js';
+import { createAcpAgentRuntime } from './acp-agent-runtime.js';
 import { runAcpAgent } from './run-acp-agent.js';
 
 const LINEAGE = 'main/call_acp';
@@ -97,6 +98,20 @@ const chunkText = (updates: readonly SessionUpdate[]): string =>
       update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : '',
     )
     .join('');
+
+describe('runAcpAgent and createAcpAgentRuntime options', () => {
+  test('refuse an option they do not read: a misspelt modelFetch sent the model calls to the network', async () => {
+    const replay: typeof fetch = () => Promise.reject(new Error('not called'));
+    const base = { stdin: new PassThrough(), stdout: new PassThrough(), env: {}, logger: createMemoryLogger() };
+    await expect(runAcpAgent({ ...base, modelFech: replay } as never)).rejects.toMatchObject({
+      code: 'INVALID_RUNTIME_OPTIONS',
+      message: expect.stringContaining('runAcpAgent: unknown option "modelFech" (did you mean "modelFetch"?)'),
+    });
+    expect(() => createAcpAgentRuntime({ env: {}, logger: base.logger, modelFech: replay } as never)).toThrow(
+      'createAcpAgentRuntime: unknown option "modelFech" (did you mean "modelFetch"?)',
+    );
+  });
+});
 
 describe.concurrent('nestcast acp-agent over ACP', () => {
   test('a prompt streams the model text as chunks, reports tool use, and answers end_turn', async (context) => {

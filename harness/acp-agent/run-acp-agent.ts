@@ -12,6 +12,8 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { Agent } from '../agents/agent.js';
 import { describeThrown } from '../error-text.js';
+import { HarnessError } from '../errors.js';
+import { optionKeys, unknownOption } from '../option-keys.js';
 import type { Logger } from '../runtime/logger.js';
 import { acpStopReason } from './acp-stop-reason.js';
 import { createAcpAgentRuntime, type AcpAgentRuntime, type AcpAgentRuntimeOptions } from './acp-agent-runtime.js';
@@ -47,7 +49,20 @@ interface ServedSession {
  * One ACP session per process: its lineage comes from NESTCAST_LINEAGE, and two sessions with one
  * lineage would be indistinguishable in recordings and harvests.
  */
+/** A misspelt `modelFetch` would send the model calls to the network instead of the replay meant. */
+const RUN_OPTION_KEYS = optionKeys<RunAcpAgentOptions>({
+  stdin: true,
+  stdout: true,
+  env: true,
+  logger: true,
+  modelFetch: true,
+  createRuntime: true,
+  version: true,
+});
+
 export async function runAcpAgent(options: RunAcpAgentOptions): Promise<void> {
+  const unknown = unknownOption(options, RUN_OPTION_KEYS);
+  if (unknown !== undefined) throw new HarnessError('INVALID_RUNTIME_OPTIONS', `runAcpAgent: ${unknown}`);
   const { logger } = options;
   const served = await (options.createRuntime ?? createAcpAgentRuntime)({
     env: options.env,

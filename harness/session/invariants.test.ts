@@ -27,6 +27,17 @@ const oneToolTurn = () =>
         .step((s) => s.assistant('a.txt')),
     );
 
+describe('checkInvariants options', () => {
+  it('refuses an option it does not read: a misspelt finished passed a log whose turn never ended', () => {
+    expect(() => checkInvariants(buildLog().build(), { finshed: true } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_SESSION_OPTIONS',
+        message: expect.stringContaining('checkInvariants: unknown option "finshed" (did you mean "finished"?)'),
+      }),
+    );
+  });
+});
+
 describe('checkInvariants: valid logs pass', () => {
   it('a log with only a header has no violations, finished or not', () => {
     expect(checkInvariants(buildLog().build(), { finished: true })).toEqual([]);

@@ -1,5 +1,6 @@
 import { HarnessError } from '../errors.js';
 import { isRecord } from '../is-record.js';
+import { optionKeys, unknownOption } from '../option-keys.js';
 import { eventShapeProblem } from './event-shape.js';
 import { headerProblems } from './header-shape.js';
 import type { SessionEvent, SessionLog } from './types.js';
@@ -214,7 +215,12 @@ class LogWalker {
 }
 
 /** Every way `log` breaks the session rules (docs/architecture.md, "Sessions"). Pure; never throws, whatever it is given. */
+/** A misspelt `finished` would pass a log whose turn never ended. */
+const INVARIANT_OPTION_KEYS = optionKeys<InvariantOptions>({ finished: true });
+
 export function checkInvariants(log: UncheckedLog, options: InvariantOptions = {}): Violation[] {
+  const unknown = unknownOption(options, INVARIANT_OPTION_KEYS);
+  if (unknown !== undefined) throw new HarnessError('INVALID_SESSION_OPTIONS', `checkInvariants: ${unknown}`);
   const violations: Violation[] = [];
   const violate = (rule: InvariantRule, seq: number | null, message: string): void => {
     violations.push({ rule, seq, message });
