@@ -33,14 +33,14 @@ export interface AcpAgentRuntime {
 /** The default sessions root when the parent did not pass NESTCAST_SESSIONS_ROOT. */
 export const DEFAULT_SESSIONS_ROOT = join(homedir(), '.nestcast', 'sessions');
 
+/** A misspelt `modelFetch` would send the model calls to the network instead of the replay meant. */
+const RUNTIME_OPTION_KEYS = optionKeys<AcpAgentRuntimeOptions>({ env: true, logger: true, modelFetch: true });
+
 /**
  * The runtime `nestcast acp-agent` serves: sessions under NESTCAST_SESSIONS_ROOT, the
  * OpenAI-compatible adapter with its DeepSeek env defaults, and the task tools. Extend it (load
  * plugins into `runtime`) before handing it to `runAcpAgent`.
  */
-/** A misspelt `modelFetch` would send the model calls to the network instead of the replay meant. */
-const RUNTIME_OPTION_KEYS = optionKeys<AcpAgentRuntimeOptions>({ env: true, logger: true, modelFetch: true });
-
 export function createAcpAgentRuntime(options: AcpAgentRuntimeOptions): AcpAgentRuntime {
   const unknown = unknownOption(options, RUNTIME_OPTION_KEYS);
   if (unknown !== undefined) throw new HarnessError('INVALID_RUNTIME_OPTIONS', `createAcpAgentRuntime: ${unknown}`);

@@ -42,13 +42,6 @@ interface ServedSession {
   turn?: AbortController;
 }
 
-/**
- * Serves the harness as an ACP agent until the client closes stdin, then stops any running
- * turn, disposes the runtime (closing every session file) and resolves.
- *
- * One ACP session per process: its lineage comes from NESTCAST_LINEAGE, and two sessions with one
- * lineage would be indistinguishable in recordings and harvests.
- */
 /** A misspelt `modelFetch` would send the model calls to the network instead of the replay meant. */
 const RUN_OPTION_KEYS = optionKeys<RunAcpAgentOptions>({
   stdin: true,
@@ -60,6 +53,13 @@ const RUN_OPTION_KEYS = optionKeys<RunAcpAgentOptions>({
   version: true,
 });
 
+/**
+ * Serves the harness as an ACP agent until the client closes stdin, then stops any running
+ * turn, disposes the runtime (closing every session file) and resolves.
+ *
+ * One ACP session per process: its lineage comes from NESTCAST_LINEAGE, and two sessions with one
+ * lineage would be indistinguishable in recordings and harvests.
+ */
 export async function runAcpAgent(options: RunAcpAgentOptions): Promise<void> {
   const unknown = unknownOption(options, RUN_OPTION_KEYS);
   if (unknown !== undefined) throw new HarnessError('INVALID_RUNTIME_OPTIONS', `runAcpAgent: ${unknown}`);

@@ -214,10 +214,13 @@ class LogWalker {
   }
 }
 
-/** Every way `log` breaks the session rules (docs/architecture.md, "Sessions"). Pure; never throws, whatever it is given. */
 /** A misspelt `finished` would pass a log whose turn never ended. */
 const INVARIANT_OPTION_KEYS = optionKeys<InvariantOptions>({ finished: true });
 
+/**
+ * Every way `log` breaks the session rules (docs/architecture.md, "Sessions"). Pure; never throws,
+ * whatever log it is given (an option it does not read is refused: INVALID_SESSION_OPTIONS).
+ */
 export function checkInvariants(log: UncheckedLog, options: InvariantOptions = {}): Violation[] {
   const unknown = unknownOption(options, INVARIANT_OPTION_KEYS);
   if (unknown !== undefined) throw new HarnessError('INVALID_SESSION_OPTIONS', `checkInvariants: ${unknown}`);
