@@ -23,4 +23,17 @@ describe('unknownOption', () => {
       'unknown option "replay.mdoe" (did you mean "replay.mode"?); the options of replay are mode, timeout',
     );
   });
+
+  test('looks inside the objects at nested keys, after the keys around them', () => {
+    const nested = { replay: KNOWN };
+    expect(unknownOption({ replay: { mode: 'all' } }, [...KNOWN, 'replay'], '', nested)).toBeUndefined();
+    expect(unknownOption({ replay: { tiemout: 1 } }, [...KNOWN, 'replay'], '', nested)).toBe(
+      'unknown option "replay.tiemout" (did you mean "replay.timeout"?); the options of replay are mode, timeout',
+    );
+    expect(unknownOption({ mdoe: 1, replay: { tiemout: 1 } }, [...KNOWN, 'replay'], '', nested)).toMatch(
+      /^unknown option "mdoe"/,
+    );
+    // Not an object there: the option's own check says what is wrong with it.
+    expect(unknownOption({ replay: ['x'] }, [...KNOWN, 'replay'], '', nested)).toBeUndefined();
+  });
 });

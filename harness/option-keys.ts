@@ -8,14 +8,22 @@ export function optionKeys<T extends object>(keys: { readonly [K in keyof Requir
   return Object.keys(keys);
 }
 
+/** Options objects inside options, by the key they sit at: `{ toolFilter: ['allow', 'deny'] }`. */
+export type NestedOptionKeys = Readonly<Record<string, readonly string[]>>;
+
 /**
- * The first key of `options` that `known` does not hold, said as `unknown option "mdoe" (did you
- * mean "mode"?)`, `path` naming where the options sit (`replay.`); `undefined` when every key is
- * known. A JavaScript caller, or a TypeScript one passing a variable, gets no compile error for a
- * misspelt key, and an option read as unset can quietly check less (`{ mdoe: 'all' }` replays the
- * old recording).
+ * The first key of `options` that `known` does not hold, then of each object at a `nested` key
+ * that its own list does not hold, said as `unknown option "mdoe" (did you mean "mode"?)`, `path`
+ * naming where the options sit (`replay.`); `undefined` when every key is known. A JavaScript
+ * caller, or a TypeScript one passing a variable, gets no compile error for a misspelt key, and an
+ * option read as unset can quietly check less (`{ mdoe: 'all' }` replays the old recording).
  */
-export function unknownOption(options: object | undefined, known: readonly string[], path = ''): string | undefined {
+export function unknownOption(
+  options: object | undefined,
+  known: readonly string[],
+  path = '',
+  nested: NestedOptionKeys = {},
+): string | undefined {
   if (options === undefined || options === null) return undefined;
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
@@ -24,6 +32,12 @@ export function unknownOption(options: object | undefined, known: readonly strin
       `unknown option ${JSON.stringify(path + key)}` +
       `${meant === undefined ? '' : ` (did you mean ${JSON.stringify(path + meant)}?)`}; the options${path === '' ? '' : ` of ${path.slice(0, -1)}`} are ${known.join(', ')}`
     );
+  }
+  for (const [key, keys] of Object.entries(nested)) {
+    const inner: unknown = (options as Record<string, unknown>)[key];
+    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) continue;
+    const problem = unknownOption(inner, keys, `${path}${key}.`);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }

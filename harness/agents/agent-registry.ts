@@ -43,12 +43,7 @@ export class AgentRegistry {
   ) {}
 
   create(options: CreateAgentOptions): Agent {
-    const restriction: unknown = options.toolRestriction;
-    const unknown =
-      unknownOption(options, CREATE_KEYS) ??
-      (typeof restriction === 'object' && restriction !== null
-        ? unknownOption(restriction, RESTRICTION_KEYS, 'toolRestriction.')
-        : undefined);
+    const unknown = unknownOption(options, CREATE_KEYS, '', { toolRestriction: RESTRICTION_KEYS });
     if (unknown !== undefined) throw new HarnessError('INVALID_AGENT_OPTIONS', `agents.create: ${unknown}`);
     const { session, ...agentOptions } = options;
     const agent = new Agent(session, agentOptions, {

@@ -113,12 +113,7 @@ export function resolveAcpProviderConfig(
     throw new SubagentError('INVALID_CONFIG', `${where}: ${message}`);
   };
   if (typeof config !== 'object' || config === null) fail('config must be an object with at least `command`');
-  const endpoint: unknown = config.modelEndpoint;
-  const unknown =
-    unknownOption(config, CONFIG_KEYS) ??
-    (typeof endpoint === 'object' && endpoint !== null
-      ? unknownOption(endpoint, ENDPOINT_KEYS, 'modelEndpoint.')
-      : undefined);
+  const unknown = unknownOption(config, CONFIG_KEYS, '', { modelEndpoint: ENDPOINT_KEYS });
   if (unknown !== undefined) fail(unknown);
   const name = config.name ?? ACP_CONFIG_DEFAULTS.name;
   if (typeof name !== 'string' || name.trim() === '') fail('`name` must be a non-empty string');

@@ -1,4 +1,4 @@
-import { unknownOption } from '../../harness/option-keys.js';
+import { unknownOption, type NestedOptionKeys } from '../../harness/option-keys.js';
 import { SubagentError } from './errors.js';
 
 /**
@@ -9,19 +9,11 @@ export function refuseUnknownConfig(
   provider: string,
   config: unknown,
   known: readonly string[],
-  nested: Readonly<Record<string, readonly string[]>> = {},
+  nested: NestedOptionKeys = {},
 ): void {
   if (config === undefined || config === null) return;
   if (typeof config !== 'object' || Array.isArray(config))
     throw new SubagentError('INVALID_CONFIG', `${provider} provider config: must be an object, got ${typeof config}`);
-  const fields = config as Record<string, unknown>;
-  const unknown =
-    unknownOption(config, known) ??
-    Object.entries(nested)
-      .map(([key, keys]) => {
-        const value = fields[key];
-        return typeof value === 'object' && value !== null ? unknownOption(value, keys, `${key}.`) : undefined;
-      })
-      .find((problem) => problem !== undefined);
+  const unknown = unknownOption(config, known, '', nested);
   if (unknown !== undefined) throw new SubagentError('INVALID_CONFIG', `${provider} provider config: ${unknown}`);
 }

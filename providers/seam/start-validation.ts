@@ -1,5 +1,5 @@
 import { messageOf } from '../../harness/error-text.js';
-import { optionKeys, unknownOption } from '../../harness/option-keys.js';
+import { optionKeys, unknownOption, type NestedOptionKeys } from '../../harness/option-keys.js';
 import { compileSchema, type JsonSchema } from '../../harness/schema.js';
 import type { ToolRestriction } from '../../harness/tools/types.js';
 import { SubagentError } from './errors.js';
@@ -57,28 +57,14 @@ const AGENT_OPTION_KEYS = optionKeys<ChildAgentOptions>({
 });
 const TOOL_FILTER_KEYS = optionKeys<ToolRestriction>({ allow: true, deny: true });
 
-/**
- * The first key of a start request, or of its `agentOptions` or `toolFilter`, that the seam does not
- * read, said with the one meant (`prefix` names where the request sits: `config.` for a tool's
- * config); `undefined` when there is none.
- */
-export function unknownStartField(request: object, known: readonly string[], prefix = ''): string | undefined {
-  const nested = (key: 'agentOptions' | 'toolFilter', keys: readonly string[]): string | undefined => {
-    const value: unknown = (request as Record<string, unknown>)[key];
-    return typeof value === 'object' && value !== null ? unknownOption(value, keys, `${prefix}${key}.`) : undefined;
-  };
-  return (
-    unknownOption(request, known, prefix) ??
-    nested('agentOptions', AGENT_OPTION_KEYS) ??
-    nested('toolFilter', TOOL_FILTER_KEYS)
-  );
-}
+/** The options objects inside a start request (and a subagent tool's config) and their keys. */
+export const START_NESTED_KEYS: NestedOptionKeys = { agentOptions: AGENT_OPTION_KEYS, toolFilter: TOOL_FILTER_KEYS };
 
 /** Refuses a request whose fields are malformed or unknown, before any provider sees it. */
 export function assertWellFormed(provider: SubagentProvider, request: SubagentStartRequest): void {
   const invalid = (what: string) =>
     new SubagentError('INVALID_REQUEST', `subagent start on provider "${provider.name}": ${what}`);
-  const unknown = unknownStartField(request, REQUEST_KEYS);
+  const unknown = unknownOption(request, REQUEST_KEYS, '', START_NESTED_KEYS);
   if (unknown !== undefined) throw invalid(unknown);
   if (typeof request.prompt !== 'string') throw invalid('prompt must be a string');
   if (!(request.signal instanceof AbortSignal))

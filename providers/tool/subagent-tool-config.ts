@@ -1,8 +1,8 @@
-import { optionKeys } from '../../harness/option-keys.js';
+import { optionKeys, unknownOption } from '../../harness/option-keys.js';
 import type { JsonSchema } from '../../harness/schema.js';
 import type { ToolRestriction } from '../../harness/tools/types.js';
 import { SubagentError } from '../seam/errors.js';
-import { isValidMaxDepth, unknownStartField } from '../seam/start-validation.js';
+import { isValidMaxDepth, START_NESTED_KEYS } from '../seam/start-validation.js';
 import type { ChildAgentOptions } from '../seam/types.js';
 
 export interface SubagentToolConfig {
@@ -49,7 +49,10 @@ const CONFIG_KEYS = optionKeys<SubagentToolConfig>({
 /** Checks the config when the plugin loads, so a mistake shows before the first delegation. */
 export function resolveToolConfig(config: SubagentToolConfig): ResolvedToolConfig {
   const invalid = (what: string) => new SubagentError('INVALID_CONFIG', `subagentTool config: ${what}`);
-  const unknown = typeof config === 'object' && config !== null ? unknownStartField(config, CONFIG_KEYS) : undefined;
+  const unknown =
+    typeof config === 'object' && config !== null
+      ? unknownOption(config, CONFIG_KEYS, '', START_NESTED_KEYS)
+      : undefined;
   if (unknown !== undefined) throw invalid(unknown);
   if (typeof config?.provider !== 'string' || config.provider === '')
     throw invalid('"provider" must name a subagent provider');

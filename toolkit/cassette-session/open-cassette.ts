@@ -62,9 +62,10 @@ export interface CassetteSession {
 
 /** Opens the cassette folder `dir` in `mode` (see `CassetteMode`). */
 export async function openCassette(dir: string, options: CassetteOptions = {}): Promise<CassetteSession> {
-  refuseUnknownOptions('openCassette', options, CASSETTE_OPTION_KEYS);
-  refuseUnknownOptions('openCassette', options.recording, RECORDING_OPTION_KEYS, 'recording.');
-  refuseUnknownOptions('openCassette', options.replay, REPLAY_OPTION_KEYS, 'replay.');
+  refuseUnknownOptions('openCassette', options, CASSETTE_OPTION_KEYS, {
+    recording: RECORDING_OPTION_KEYS,
+    replay: REPLAY_OPTION_KEYS,
+  });
   const mode = resolveCassetteMode(options.mode);
   const hint = options.recordHint ?? `NESTCAST_RECORD=all <your test command>  (cassette ${dir})`;
   const exists = await access(join(dir, META_FILE)).then(

@@ -1,6 +1,6 @@
 import { NestcastError } from '../../harness/errors.js';
 import type { Divergence } from '../canonical/first-divergence.js';
-import { unknownOption } from '../../harness/option-keys.js';
+import { unknownOption, type NestedOptionKeys } from '../../harness/option-keys.js';
 
 export type CassetteErrorCode =
   | 'CASSETTE_NOT_FOUND'
@@ -64,13 +64,13 @@ export class CassetteError extends NestcastError<CassetteErrorCode> {
 /** What the user runs to (re)record; shown in every message that ends in "re-record". */
 export const DEFAULT_RECORD_HINT = 'nestcast record <scenario>';
 
-/** Throws OPTIONS_INVALID when `options` (given to `where`, at `path`) holds a key not in `known`. */
+/** Throws OPTIONS_INVALID when `options` (given to `where`) holds a key not in `known`, or an object at a `nested` key one not in its list. */
 export function refuseUnknownOptions(
   where: string,
   options: object | undefined,
   known: readonly string[],
-  path = '',
+  nested: NestedOptionKeys = {},
 ): void {
-  const problem = unknownOption(options, known, path);
+  const problem = unknownOption(options, known, '', nested);
   if (problem !== undefined) throw new CassetteError('OPTIONS_INVALID', `${where}: ${problem}.`);
 }

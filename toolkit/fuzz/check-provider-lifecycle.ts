@@ -260,8 +260,7 @@ const SCHEDULE_OPTION_KEYS = optionKeys<NonNullable<LifecycleCheckOptions['sched
 });
 
 function validRuns(options: LifecycleCheckOptions): number {
-  const unknown =
-    unknownOption(options, CHECK_OPTION_KEYS) ?? unknownOption(options.schedule, SCHEDULE_OPTION_KEYS, 'schedule.');
+  const unknown = unknownOption(options, CHECK_OPTION_KEYS, '', { schedule: SCHEDULE_OPTION_KEYS });
   if (unknown !== undefined) throw new FuzzError('INVALID_FUZZ_OPTIONS', `checkProviderLifecycle: ${unknown}`);
   if (!Number.isSafeInteger(options.runs) || options.runs < 1) {
     throw new FuzzError('INVALID_FUZZ_OPTIONS', `runs must be a positive integer, got ${String(options.runs)}`);
