@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { optionKeys, unknownOption } from './option-keys.js';
+import { misspeltOption, optionKeys, unknownOption } from './option-keys.js';
 
 interface Sample {
   readonly mode?: string;
@@ -35,5 +35,12 @@ describe('unknownOption', () => {
     );
     // Not an object there: the option's own check says what is wrong with it.
     expect(unknownOption({ replay: ['x'] }, [...KNOWN, 'replay'], '', nested)).toBeUndefined();
+  });
+});
+
+describe('misspeltOption', () => {
+  test("names a key close to a known one, and lets keys of the object's own be", () => {
+    expect(misspeltOption({ mode: 'all', pool: [], connections: 3 }, KNOWN)).toBeUndefined();
+    expect(misspeltOption({ pool: [], timout: 1 }, KNOWN)).toBe('unknown key "timout" (did you mean "timeout"?)');
   });
 });

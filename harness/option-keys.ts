@@ -41,3 +41,18 @@ export function unknownOption(
   }
   return undefined;
 }
+
+/**
+ * For an object that may carry state of its own besides the keys nestcast reads (a user's fuzz
+ * factory or fixture, possibly a class instance): its first own key that is not in `known` but is
+ * close to one that is, said as `unknown key "hearSteering" (did you mean "hearsSteering"?)`;
+ * other keys are the object's own business.
+ */
+export function misspeltOption(object: object, known: readonly string[]): string | undefined {
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    const meant = closestName(key, known);
+    if (meant !== undefined) return `unknown key ${JSON.stringify(key)} (did you mean ${JSON.stringify(meant)}?)`;
+  }
+  return undefined;
+}

@@ -137,6 +137,34 @@ describe('options', () => {
     });
   });
 
+  it('refuses a factory or fixture holding a misspelt key the suite reads, and lets keys of their own be', async () => {
+    const factory = toyFactory();
+    // A misspelt createRuntime would test the provider on the default runtime.
+    await expect(
+      checkProviderLifecycle({ ...factory, createRuntme: factory.createRuntime } as never, { runs: 1 }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_PROVIDER_FACTORY',
+      message: 'provider factory "toy": unknown key "createRuntme" (did you mean "createRuntime"?)',
+    });
+    // A misspelt hearsSteering would leave the steering check unrun while every schedule passed.
+    const hearing: ProviderFactory = {
+      ...factory,
+      create: async (context) => {
+        const { hearsSteering, ...fixture } = await factory.create(context);
+        return { ...fixture, hearSteering: hearsSteering };
+      },
+    };
+    await expect(checkProviderLifecycle(hearing, { runs: 3 })).rejects.toMatchObject({
+      code: 'INVALID_PROVIDER_FACTORY',
+      message: 'the fixture provider factory "toy" created: unknown key "hearSteering" (did you mean "hearsSteering"?)',
+    });
+    const own = { ...factory, connectionPool: [] as unknown[] };
+    const report = await checkProviderLifecycle(own, { runs: 3 });
+    // Three schedules ran and broke no promise (three are too few to reach every path: coverage may fail).
+    expect(report.schedules).toBeGreaterThanOrEqual(3);
+    expect(report.ok || report.failure?.kind === 'coverage').toBe(true);
+  });
+
   it('fails a schedule that does not finish in time, naming the run that is stuck', async () => {
     const neverReady: ProviderFactory = {
       name: 'never-ready',

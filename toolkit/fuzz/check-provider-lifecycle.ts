@@ -10,6 +10,7 @@ import type { SubagentCapabilities } from '../../providers/seam/types.js';
 import { describeError } from '../../harness/error-text.js';
 import { EscapeWatch } from './escape-watch.js';
 import { optionKeys, unknownOption } from '../../harness/option-keys.js';
+import { checkFactory } from './factory-keys.js';
 import { FuzzError } from './fuzz-error.js';
 import { isListenerFailure } from './lifecycle-recorder.js';
 import { runSchedule } from './run-schedule.js';
@@ -76,6 +77,7 @@ export async function checkProviderLifecycle(
   options: LifecycleCheckOptions,
 ): Promise<ConformanceReport> {
   const runs = validRuns(options);
+  checkFactory(factory);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const settleWaitMs = options.settleWaitMs ?? DEFAULT_SETTLE_WAIT_MS;
   const root = await mkdtemp(join(tmpdir(), 'nestcast-fuzz-'));
@@ -83,6 +85,7 @@ export async function checkProviderLifecycle(
   const coverage = new CoverageCounter();
   const began = performance.now();
   let schedules = 0;
+  let invalidFixture: FuzzError | undefined;
   let capabilities: SubagentCapabilities | undefined;
   const offers = { steer: false, resume: false };
   try {
@@ -103,6 +106,8 @@ export async function checkProviderLifecycle(
       try {
         outcome = await runSchedule(factory, schedule, s, { dir, timeoutMs, settleWaitMs });
       } catch (error) {
+        // The fixture's own mistake, not the suite's: it ends the check as it is (below).
+        if (error instanceof FuzzError && error.code === 'INVALID_PROVIDER_FACTORY') throw (invalidFixture = error);
         const step = lastStep(s);
         const message = `the lifecycle suite itself threw at step ${step}: ${describeError(error)}${error instanceof Error && error.stack ? `\n${error.stack.split('\n').slice(1, 6).join('\n')}` : ''}`;
         throw new ScheduleFailed('suite', [{ promise: 'suite-error', message }], numberedSteps(s.report()), step, dir);
@@ -148,6 +153,7 @@ export async function checkProviderLifecycle(
       // A printed path already points at the shrunk schedule: replay it alone.
       endOnFailure: options.endOnFailure ?? options.path !== undefined,
     });
+    if (invalidFixture) throw invalidFixture;
     const firstSeed = details.seed;
     // A rare path missed by bad luck is not the provider's fault: more rounds, seeded from the first
     // (so the same --seed runs the same rounds), look for it before the run fails for coverage.

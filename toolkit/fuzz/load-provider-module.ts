@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeError } from '../../harness/error-text.js';
+import { checkFactory } from './factory-keys.js';
 import { FuzzError } from './fuzz-error.js';
 import type { ProviderFactory } from './types.js';
 
@@ -40,6 +41,7 @@ export async function loadProviderModule(specifier: string): Promise<ProviderFac
       `provider module ${JSON.stringify(specifier)} must export a ProviderFactory as its default export (or as "factory"): an object with a string "name" and a "create(context)" function; it exports ${Object.keys(loaded).join(', ') || 'nothing'}`,
     );
   }
+  checkFactory(factory);
   return factory;
 }
 

@@ -12,6 +12,7 @@ import { createDelegatingParent } from './parent-fixture.js';
 import { ResourceTracker } from './resource-tracker.js';
 import { ScheduleDriver } from './schedule-driver.js';
 import type { SubagentCapabilities } from '../../providers/seam/types.js';
+import { checkFixture } from './factory-keys.js';
 import type { LifecycleViolation, ProviderFactory, ProviderFixture } from './types.js';
 
 export interface ScheduleEnv {
@@ -94,6 +95,7 @@ async function driveSchedule(
       streamed: (lineage, text) => driver?.streamed(lineage, text),
       steered: (lineage, text) => driver?.steered(lineage, text),
     });
+    checkFixture(factory, fixture);
     driver = new ScheduleDriver(s, runtime, subagents, { parent, deep }, fixture, schedule, env.settleWaitMs);
     const driven = await driver.drive(env.timeoutMs);
     finished = driven.length === 0;
