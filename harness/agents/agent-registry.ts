@@ -7,6 +7,7 @@ import type { TaskRuntime } from '../tasks/task-runtime.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { HarnessError } from '../errors.js';
 import { optionKeys, unknownOption } from '../option-keys.js';
+import { TOOL_RESTRICTION_KEYS } from '../tools/restriction-keys.js';
 import { Agent } from './agent.js';
 import type { AgentOptions } from './types.js';
 
@@ -26,7 +27,6 @@ const CREATE_KEYS = optionKeys<CreateAgentOptions>({
   toolRestriction: true,
   ownTools: true,
 });
-const RESTRICTION_KEYS = optionKeys<NonNullable<AgentOptions['toolRestriction']>>({ allow: true, deny: true });
 
 /** Every live agent, by id (its session id). An agent leaves when it is disposed. */
 export class AgentRegistry {
@@ -43,7 +43,7 @@ export class AgentRegistry {
   ) {}
 
   create(options: CreateAgentOptions): Agent {
-    const unknown = unknownOption(options, CREATE_KEYS, '', { toolRestriction: RESTRICTION_KEYS });
+    const unknown = unknownOption(options, CREATE_KEYS, '', { toolRestriction: TOOL_RESTRICTION_KEYS });
     if (unknown !== undefined) throw new HarnessError('INVALID_AGENT_OPTIONS', `agents.create: ${unknown}`);
     const { session, ...agentOptions } = options;
     const agent = new Agent(session, agentOptions, {

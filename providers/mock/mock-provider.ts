@@ -30,12 +30,8 @@ const CONFIG_KEYS = optionKeys<MockProviderConfig>({
   capabilities: true,
   inheritsParentContext: true,
 });
-const CAPABILITY_KEYS = optionKeys<SubagentCapabilities>({
-  outputSchema: true,
-  maxDepth: true,
-  toolFilter: true,
-  persona: true,
-});
+/** Every start-time capability, as the seam defines them. */
+const CAPABILITY_KEYS = Object.keys(ALL_START_CAPABILITIES);
 
 /** A provider that does what its script says, for testing the seam and its consumers. */
 export function createMockProvider(config: MockProviderConfig): SubagentProvider {

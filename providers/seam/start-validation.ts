@@ -1,7 +1,7 @@
 import { messageOf } from '../../harness/error-text.js';
 import { optionKeys, unknownOption, type NestedOptionKeys } from '../../harness/option-keys.js';
 import { compileSchema, type JsonSchema } from '../../harness/schema.js';
-import type { ToolRestriction } from '../../harness/tools/types.js';
+import { TOOL_RESTRICTION_KEYS } from '../../harness/tools/restriction-keys.js';
 import { SubagentError } from './errors.js';
 import type {
   ChildAgentOptions,
@@ -55,10 +55,12 @@ const AGENT_OPTION_KEYS = optionKeys<ChildAgentOptions>({
   maxSteps: true,
   maxTokens: true,
 });
-const TOOL_FILTER_KEYS = optionKeys<ToolRestriction>({ allow: true, deny: true });
 
 /** The options objects inside a start request (and a subagent tool's config) and their keys. */
-export const START_NESTED_KEYS: NestedOptionKeys = { agentOptions: AGENT_OPTION_KEYS, toolFilter: TOOL_FILTER_KEYS };
+export const START_NESTED_KEYS: NestedOptionKeys = {
+  agentOptions: AGENT_OPTION_KEYS,
+  toolFilter: TOOL_RESTRICTION_KEYS,
+};
 
 /** Refuses a request whose fields are malformed or unknown, before any provider sees it. */
 export function assertWellFormed(provider: SubagentProvider, request: SubagentStartRequest): void {
